@@ -1,0 +1,73 @@
+package dev.luavm.bytecode;
+
+import dev.luavm.value.LuaString;
+
+/**
+ * A compiled Lua function: the immutable result of compilation, shared by every closure made
+ * from it and by every sandbox that runs the chunk (so nothing in it may change after the
+ * compiler hands it over, except the closure cache, which PUC also keeps per prototype).
+ *
+ * <p>Constants are {@code Long}, {@code Double}, {@link LuaString}, {@code Boolean} or
+ * {@code null}. Line info holds one source line per instruction.
+ */
+public final class Prototype {
+    /** Chunk name as given to load ("@file.lua", "=stdin", or the source text). */
+    public final LuaString source;
+    public final int lineDefined;
+    public final int lastLineDefined;
+    public final int numParams;
+    public final boolean isVararg;
+    /** registers needed by this function */
+    public final int maxStackSize;
+    public final int[] code;
+    public final Object[] constants;
+    public final Prototype[] protos;
+    public final UpvalueDesc[] upvalues;
+    /** source line of each instruction */
+    public final int[] lineInfo;
+    /** local variable debug info, for error messages naming locals */
+    public final LocalVar[] localVars;
+
+    public Prototype(LuaString source, int lineDefined, int lastLineDefined, int numParams, boolean isVararg,
+                     int maxStackSize, int[] code, Object[] constants, Prototype[] protos,
+                     UpvalueDesc[] upvalues, int[] lineInfo, LocalVar[] localVars) {
+        this.source = source;
+        this.lineDefined = lineDefined;
+        this.lastLineDefined = lastLineDefined;
+        this.numParams = numParams;
+        this.isVararg = isVararg;
+        this.maxStackSize = maxStackSize;
+        this.code = code;
+        this.constants = constants;
+        this.protos = protos;
+        this.upvalues = upvalues;
+        this.lineInfo = lineInfo;
+        this.localVars = localVars;
+    }
+
+    /** Line of the instruction at {@code pc}, or -1 when unknown. */
+    public int lineAt(int pc) {
+        return pc >= 0 && pc < lineInfo.length ? lineInfo[pc] : -1;
+    }
+
+    /**
+     * Name of the {@code n}-th (1-based) local variable active at {@code pc}, or null, as PUC's
+     * {@code luaF_getlocalname}.
+     */
+    public String localName(int n, int pc) {
+        for (LocalVar v : localVars) {
+            if (v.startPc > pc) break;
+            if (pc < v.endPc) {
+                n--;
+                if (n == 0) return v.name;
+            }
+        }
+        return null;
+    }
+
+    /** How a closure finds an upvalue: in the enclosing function's registers or its upvalues. */
+    public record UpvalueDesc(String name, boolean inStack, int index) {}
+
+    /** A local variable's name and the pc range [startPc, endPc) in which it is active. */
+    public record LocalVar(String name, int startPc, int endPc) {}
+}

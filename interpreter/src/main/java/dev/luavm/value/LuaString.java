@@ -1,0 +1,133 @@
+package dev.luavm.value;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A Lua string: an immutable sequence of bytes. Lua strings are byte strings, not text: a
+ * chunk is read as bytes, {@code "\xff"} is one byte, and nothing here assumes UTF-8.
+ *
+ * <p>Host strings ({@link #of(String)}) are encoded as UTF-8; {@link #toString()} decodes
+ * as UTF-8 (malformed bytes become U+FFFD) and is for the host only, never for Lua semantics.
+ * The hash is computed lazily over all bytes and cached; equality compares bytes.
+ */
+public final class LuaString implements Comparable<LuaString> {
+    public static final LuaString EMPTY = new LuaString(new byte[0]);
+
+    private final byte[] bytes;
+    private int hash;
+    private boolean hashed;
+
+    private LuaString(byte[] bytes) {
+        this.bytes = bytes;
+    }
+
+    /** Wraps {@code bytes} without copying; the caller must never modify them afterwards. */
+    public static LuaString wrap(byte[] bytes) {
+        return bytes.length == 0 ? EMPTY : new LuaString(bytes);
+    }
+
+    /** Copies {@code bytes[from, to)}. */
+    public static LuaString copyOf(byte[] bytes, int from, int to) {
+        return wrap(Arrays.copyOfRange(bytes, from, to));
+    }
+
+    /** A host string, encoded as UTF-8. */
+    public static LuaString of(String s) {
+        return wrap(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A string whose chars are all below 256, one byte per char (source text read as ISO-8859-1). */
+    public static LuaString ofLatin1(String s) {
+        return wrap(s.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    public int length() {
+        return bytes.length;
+    }
+
+    /** The byte at {@code i} (0-based), as an unsigned value 0-255. */
+    public int byteAt(int i) {
+        return bytes[i] & 0xFF;
+    }
+
+    /** A copy of the bytes. */
+    public byte[] toBytes() {
+        return bytes.clone();
+    }
+
+    /** The bytes themselves, for read-only use by the runtime. Never modify them. */
+    public byte[] bytesUnsafe() {
+        return bytes;
+    }
+
+    /** Bytes {@code [from, to)} (0-based) as a new string. */
+    public LuaString substring(int from, int to) {
+        if (from == 0 && to == bytes.length) return this;
+        return copyOf(bytes, from, to);
+    }
+
+    public LuaString concat(LuaString other) {
+        if (other.bytes.length == 0) return this;
+        if (bytes.length == 0) return other;
+        byte[] r = Arrays.copyOf(bytes, bytes.length + other.bytes.length);
+        System.arraycopy(other.bytes, 0, r, bytes.length, other.bytes.length);
+        return new LuaString(r);
+    }
+
+    /** Index of {@code needle} at or after {@code from}, or -1 (plain search, as string.find with plain=true). */
+    public int indexOf(LuaString needle, int from) {
+        byte[] n = needle.bytes;
+        if (n.length == 0) return from <= bytes.length ? from : -1;
+        int last = bytes.length - n.length;
+        byte first = n[0];
+        outer:
+        for (int i = from; i <= last; i++) {
+            if (bytes[i] != first) continue;
+            for (int j = 1; j < n.length; j++) {
+                if (bytes[i + j] != n[j]) continue outer;
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    /** The Latin-1 view: one char per byte. Used by the lexer and for byte-exact round trips. */
+    public String toLatin1() {
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+
+    @Override
+    public int hashCode() {
+        if (!hashed) {
+            int h = 0x9E3779B9 ^ bytes.length;
+            for (byte b : bytes) {
+                h = 31 * h + b;
+            }
+            hash = h ^ (h >>> 16);
+            hashed = true;
+        }
+        return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) return true;
+        if (!(o instanceof LuaString other)) return false;
+        if (other.bytes.length != bytes.length) return false;
+        if (hashed && other.hashed && hash != other.hash) return false;
+        return Arrays.equals(bytes, other.bytes);
+    }
+
+    /** Byte-wise unsigned comparison: Lua's string order in the "C" locale. */
+    @Override
+    public int compareTo(LuaString o) {
+        return Arrays.compareUnsigned(bytes, o.bytes);
+    }
+
+    /** Decodes as UTF-8 for the host. Not for Lua semantics. */
+    @Override
+    public String toString() {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}
