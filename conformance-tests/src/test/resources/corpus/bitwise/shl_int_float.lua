@@ -1,0 +1,8 @@
+-- '<<' with an integer and a float operand (either order): floats with an exact integer value are converted
+local function check(a, b)
+  local r = a << b
+  print(a, b, math.type(r), r)
+end
+check(1.0, 4)
+check(1, 4.0)
+check(-1.0, 63)

@@ -1,0 +1,7 @@
+-- '>>' with two float operands: floats with an exact integer value are converted
+local function check(a, b)
+  local r = a >> b
+  print(a, b, math.type(r), r)
+end
+check(1024.0, 3.0)
+check(7.0, -1.0)

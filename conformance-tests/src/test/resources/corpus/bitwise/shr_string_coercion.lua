@@ -1,0 +1,11 @@
+-- '>>' with string operands converted to numbers: strings are converted to integers
+local function q(v)
+  if type(v) == 'string' then return string.format('%q', v) end
+  return tostring(v)
+end
+local function check(a, b)
+  local r = a >> b
+  print(q(a), q(b), math.type(r), r)
+end
+check("256", "4")
+check("0x100", 8)

@@ -1,0 +1,10 @@
+-- '==' with an integer and a float operand (either order): compared by exact mathematical value
+local function check(a, b)
+  print(a, b, a == b)
+end
+check(1, 1.0)
+check(1, 1.5)
+check(math.maxinteger, 2^63)
+check(2^53 // 1 | 0, 2^53)
+check(9007199254740993, 2^53)
+check(-0, -0.0)

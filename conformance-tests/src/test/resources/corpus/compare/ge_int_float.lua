@@ -1,0 +1,7 @@
+-- '>=' with an integer and a float operand (either order): compared by exact mathematical value
+local function check(a, b)
+  print(a, b, a >= b)
+end
+check(2, 2.0)
+check(2, 2.5)
+check(-2^63, math.mininteger)

@@ -1,0 +1,7 @@
+-- '<=' with two integer operands: integer ordering
+local function check(a, b)
+  print(a, b, a <= b)
+end
+check(1, 2)
+check(2, 2)
+check(3, 2)

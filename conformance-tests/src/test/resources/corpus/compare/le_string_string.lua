@@ -1,0 +1,11 @@
+-- '<=' with two string operands: lexicographic byte order
+local function q(v)
+  if type(v) == 'string' then return string.format('%q', v) end
+  return tostring(v)
+end
+local function check(a, b)
+  print(q(a), q(b), a <= b)
+end
+check("a", "a")
+check("b", "a")
+check("abc", "abcd")

@@ -1,0 +1,5 @@
+-- ordering a number against a string is an error (no coercion)
+print(pcall(function() return 1 < "2" end))
+print(pcall(function() return "2" < 1 end))
+print(pcall(function() return 1 <= "x" end))
+print(pcall(function() return "10" > 9 end))

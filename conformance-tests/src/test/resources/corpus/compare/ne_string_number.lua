@@ -1,0 +1,10 @@
+-- '~=' with a string and a number operand: strings are always different from numbers
+local function q(v)
+  if type(v) == 'string' then return string.format('%q', v) end
+  return tostring(v)
+end
+local function check(a, b)
+  print(q(a), q(b), a ~= b)
+end
+check("1", 1)
+check(2, "3")

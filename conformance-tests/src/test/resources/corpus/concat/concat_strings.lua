@@ -1,0 +1,6 @@
+-- concatenation of strings
+local a, b = "foo", "bar"
+print(a .. b)
+print(a .. "" .. b)
+print(#(a .. b))
+print("" .. "")

@@ -1,0 +1,4 @@
+-- hexadecimal floats with optional binary exponent 'p'
+print(0x1p4, 0x1P-1, 0xA.8p0, 0x.1p4)
+print(0x1.8, math.type(0x1.8))
+print(0xAp1, math.type(0xAp1))

@@ -1,0 +1,3 @@
+-- escapes are not interpreted inside long strings
+local s = [[a\nb]]
+print(s, #s)

@@ -1,0 +1,30 @@
+package dev.luavm.lib;
+
+/**
+ * Everything of the outside world that a sandbox may see, injected by the host: the only way
+ * clock, randomness, output and modules reach a script. Library code never touches
+ * {@code System.*}, files or threads directly.
+ */
+public interface HostEnvironment {
+    /** Wall-clock time in milliseconds since the epoch (for {@code os.time}/{@code os.date}). */
+    long currentTimeMillis();
+
+    /** A monotonic CPU-ish clock in nanoseconds (for {@code os.clock}). */
+    long nanoTime();
+
+    /** The seed for the sandbox's random generator; fixed when the host wants determinism. */
+    long randomSeed();
+
+    /** Where {@code print} writes; bytes as Lua produced them. */
+    void write(byte[] bytes, int offset, int length);
+
+    /** Source of a module for {@code require}, or null when the host has none by that name. */
+    default byte[] resolveModule(String name) {
+        return null;
+    }
+
+    /** Local time zone offset in seconds east of UTC at the given instant (for os.date without '!'). */
+    default int zoneOffsetSeconds(long epochSeconds) {
+        return 0;
+    }
+}

@@ -1,0 +1,25 @@
+package dev.luavm.lib;
+
+import dev.luavm.meter.MemoryMeter;
+import dev.luavm.value.LuaTable;
+
+/** What a {@link Library} may touch while installing itself into a sandbox. */
+public interface InstallContext {
+    LuaTable globals();
+
+    LuaTable registry();
+
+    MemoryMeter memory();
+
+    HostEnvironment host();
+
+    /** Installs the per-sandbox metatable shared by all strings ({@code ("x"):upper()}). */
+    void setStringMetatable(LuaTable mt);
+
+    /** A VM-implemented function (pcall, coroutine.resume, ...), see {@link Intrinsic}. */
+    dev.luavm.value.Builtin intrinsic(Intrinsic which);
+
+    default LuaTable newTable() {
+        return new LuaTable(memory());
+    }
+}

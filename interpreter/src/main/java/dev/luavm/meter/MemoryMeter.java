@@ -1,0 +1,110 @@
+package dev.luavm.meter;
+
+import dev.luavm.vm.LuaError;
+import dev.luavm.value.LuaString;
+
+/**
+ * The one memory-accounting choke point of a sandbox (VM rule 2).
+ *
+ * <p>Every Lua-visible allocation (a string, a table's array or hash part, a closure, a
+ * coroutine and its stack, a vararg buffer) calls {@link #charge(long)} with an estimate of
+ * its size <em>before</em> the allocation happens, so an over-limit request fails before the
+ * JVM is asked for the memory: a script can never drive the host into {@link OutOfMemoryError}.
+ *
+ * <p>The cap applies to what the script <em>holds</em>, not to what it has churned through.
+ * Charges accumulate in {@code sinceTrace}; when {@code live + sinceTrace + request} would pass
+ * the cap, the meter asks its {@link LiveSizer} to measure the live Lua heap (a deterministic
+ * walk of the object graph from the sandbox roots, independent of the JVM's collector), sets
+ * {@code live} to that figure and clears {@code sinceTrace}. Only if the request still does not
+ * fit is {@code not enough memory} raised. Because the walk depends only on the Lua object graph
+ * and the charges are fixed estimates ({@link Sizes}), the same script reports the same peak on
+ * any JVM. The walk costs time proportional to the live heap, so it is triggered only when the
+ * allocations since the last walk reach a fraction of the cap, keeping its amortised cost linear.
+ *
+ * <p>A meter without a sizer (no walk possible) treats every charge as live: a conservative
+ * cap on total allocation, used where no roots exist (for example while compiling).
+ */
+public final class MemoryMeter {
+    /** Measures the bytes reachable from a sandbox's roots. */
+    @FunctionalInterface
+    public interface LiveSizer {
+        long liveBytes();
+    }
+
+    private static final LuaString NOT_ENOUGH_MEMORY = LuaString.of("not enough memory");
+
+    private final long cap;
+    private LiveSizer sizer;
+    private long live;
+    private long sinceTrace;
+    private long peak;
+    private long totalCharged;
+    private int traces;
+
+    public MemoryMeter(long capBytes) {
+        if (capBytes <= 0) throw new IllegalArgumentException("memory cap must be positive: " + capBytes);
+        this.cap = capBytes;
+    }
+
+    /** A meter with no practical cap, for hosts that ask for {@code Limits.unlimited()}. */
+    public static MemoryMeter unlimited() {
+        return new MemoryMeter(Long.MAX_VALUE / 4);
+    }
+
+    public void setLiveSizer(LiveSizer sizer) {
+        this.sizer = sizer;
+    }
+
+    /**
+     * Accounts for an allocation of {@code bytes} about to happen; raises the Lua error
+     * {@code not enough memory} (catchable by pcall, as in PUC) when it does not fit.
+     */
+    public void charge(long bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("negative charge");
+        long next = live + sinceTrace + bytes;
+        if (next > cap || next < 0) {
+            retrace();
+            next = live + bytes;
+            if (next > cap || next < 0 || bytes > cap) {
+                throw new LuaError(NOT_ENOUGH_MEMORY);
+            }
+        }
+        sinceTrace += bytes;
+        totalCharged += bytes;
+        long current = live + sinceTrace;
+        if (current > peak) peak = current;
+    }
+
+    /** Charges {@code count * unit} bytes, failing cleanly if the product overflows. */
+    public void charge(long count, long unit) {
+        if (count < 0) throw new IllegalArgumentException("negative count");
+        long bytes;
+        try {
+            bytes = Math.multiplyExact(count, unit);
+        } catch (ArithmeticException overflow) {
+            throw new LuaError(NOT_ENOUGH_MEMORY);
+        }
+        charge(bytes);
+    }
+
+    private void retrace() {
+        if (sizer == null) return;
+        traces++;
+        live = sizer.liveBytes();
+        sinceTrace = 0;
+    }
+
+    public long cap() { return cap; }
+
+    /** Highest accounted figure (live estimate plus allocations since the last walk). */
+    public long peak() { return peak; }
+
+    /** Everything charged since creation, churn included. */
+    public long totalCharged() { return totalCharged; }
+
+    /** How many live-heap walks the meter has run. */
+    public int traces() { return traces; }
+
+    /** Current accounted figure. */
+    public long current() { return live + sinceTrace; }
+}

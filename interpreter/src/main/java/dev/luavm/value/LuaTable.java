@@ -1,0 +1,464 @@
+package dev.luavm.value;
+
+import dev.luavm.meter.MemoryMeter;
+import dev.luavm.meter.Sizes;
+import dev.luavm.vm.LuaError;
+
+/**
+ * The Lua table: an associative array with an array part and a hash part, after PUC's
+ * {@code ltable.c}.
+ *
+ * <h2>Representation</h2>
+ * Keys {@code 1..array.length} whose values are non-nil may live in the <em>array part</em>, a
+ * plain {@code Object[]} indexed by {@code key - 1}. Every other key lives in the <em>hash
+ * part</em>: open addressing with linear probing over two parallel arrays {@code hkeys} and
+ * {@code hvals} whose capacity is a power of two. Values are the runtime's value objects:
+ * {@code null} (nil), {@code Boolean}, {@code Long}, {@code Double}, {@link LuaString},
+ * {@link LuaTable}, functions, userdata, coroutines.
+ *
+ * <h2>Keys</h2>
+ * A float key with an exact integer value is normalised to its {@code Long} (so {@code t[1.0]}
+ * and {@code t[1]} are the same slot); {@code -0.0} becomes {@code 0}. Storing under {@code nil}
+ * or NaN raises {@code table index is nil} / {@code table index is NaN}; reading them yields nil.
+ *
+ * <h2>Deletion and traversal</h2>
+ * Assigning nil to a hash key keeps the key in its slot with a null value (a <em>dead key</em>,
+ * as PUC does). Slots therefore never move while no new key is inserted, which is exactly the
+ * guarantee {@code next} needs: a traversal may clear fields as it goes. Dead keys are dropped
+ * at the next rehash. {@code next} walks the array part in index order, then the hash slots in
+ * slot order; a key that is not in the table raises {@code invalid key to 'next'}.
+ *
+ * <h2>Sizing</h2>
+ * The hash part grows only when a new key finds it full (load factor 3/4, dead keys counting).
+ * A rehash counts every integer key by power-of-two slices, exactly like PUC's
+ * {@code computesizes}: the array part gets the largest size {@code n} (a power of two) such
+ * that more than {@code n/2} of the slots {@code 1..n} would be in use; everything else goes to
+ * the hash part. So {@code t[#t+1] = v} loops end up in the array part with amortised doubling.
+ * Every growth charges the {@link MemoryMeter} before allocating.
+ *
+ * <h2>Length</h2>
+ * {@link #length()} returns a <em>border</em> as {@code luaH_getn}: if the last array slot is
+ * nil, a binary search inside the array part; otherwise, if the hash part continues the
+ * sequence, an unbounded doubling search followed by a binary search.
+ *
+ * <h2>Metamethod cache</h2>
+ * {@link #metaAbsent} is a bit set of metamethods known to be absent when this table is used as
+ * a metatable ({@code flags} in PUC); any raw store into the table clears it.
+ */
+public final class LuaTable {
+    private static final Object[] EMPTY = new Object[0];
+    private static final LuaString NIL_INDEX = LuaString.of("table index is nil");
+    private static final LuaString NAN_INDEX = LuaString.of("table index is NaN");
+    private static final LuaString INVALID_NEXT = LuaString.of("invalid key to 'next'");
+    /** largest array part: 2^26 slots, like PUC's MAXASIZE on 32-bit ints */
+    private static final int MAX_ARRAY_BITS = 26;
+
+    private final MemoryMeter meter;
+    private Object[] array = EMPTY;
+    private Object[] hkeys = EMPTY;
+    private Object[] hvals = EMPTY;
+    /** slots holding a key, dead or alive */
+    private int hused;
+    private LuaTable metatable;
+    /** cache of absent metamethods when this table is a metatable; see {@link #metaAbsent} */
+    public byte metaAbsent;
+
+    public LuaTable(MemoryMeter meter) {
+        this.meter = meter;
+        meter.charge(Sizes.TABLE_HEADER);
+    }
+
+    /** A table presized for {@code narray} array items and {@code nhash} other keys. */
+    public LuaTable(MemoryMeter meter, int narray, int nhash) {
+        this(meter);
+        if (narray > 0) resizeArray(narray);
+        if (nhash > 0) allocHash(hashCapacityFor(nhash));
+    }
+
+    public LuaTable getMetatable() {
+        return metatable;
+    }
+
+    public void setMetatable(LuaTable mt) {
+        this.metatable = mt;
+    }
+
+    // ---- reads
+
+    /** Raw get ({@code rawget}). */
+    public Object get(Object key) {
+        if (key instanceof Long l) return getInt(l);
+        if (key instanceof LuaString s) return getStr(s);
+        if (key instanceof Double d) {
+            double v = d;
+            long l = (long) v;
+            if (l == v && !(l == Long.MAX_VALUE)) return getInt(l);
+            if (v != v) return null;
+        }
+        if (key == null) return null;
+        return hashGet(key);
+    }
+
+    public Object getInt(long key) {
+        if (key - 1 >= 0 && key - 1 < array.length) return array[(int) (key - 1)];
+        if (hused == 0) return null;
+        return hashGet(key);
+    }
+
+    public Object getStr(LuaString key) {
+        if (hused == 0) return null;
+        Object[] ks = hkeys;
+        int mask = ks.length - 1;
+        int i = key.hashCode() & mask;
+        while (true) {
+            Object k = ks[i];
+            if (k == null) return null;
+            if (k == key || (k instanceof LuaString && k.equals(key))) return hvals[i];
+            i = (i + 1) & mask;
+        }
+    }
+
+    private Object hashGet(Object key) {
+        int slot = findSlot(key);
+        return slot < 0 ? null : hvals[slot];
+    }
+
+    private int findSlot(Object key) {
+        Object[] ks = hkeys;
+        if (ks.length == 0) return -1;
+        int mask = ks.length - 1;
+        int i = hashOf(key) & mask;
+        while (true) {
+            Object k = ks[i];
+            if (k == null) return -1;
+            if (k == key || keyEquals(k, key)) return i;
+            i = (i + 1) & mask;
+        }
+    }
+
+    private static boolean keyEquals(Object stored, Object key) {
+        // Long, Double (non-integral), Boolean and LuaString compare by value; everything else by identity
+        if (stored instanceof Long || stored instanceof Double || stored instanceof LuaString
+                || stored instanceof Boolean) {
+            return stored.equals(key);
+        }
+        return false;
+    }
+
+    private static int hashOf(Object key) {
+        int h;
+        if (key instanceof Long l) {
+            long v = l;
+            h = (int) (v ^ (v >>> 32));
+            h *= 0x9E3779B1;
+            return h ^ (h >>> 15);
+        } else if (key instanceof LuaString || key instanceof Double || key instanceof Boolean) {
+            h = key.hashCode();
+        } else {
+            h = System.identityHashCode(key);
+        }
+        h *= 0x9E3779B1;
+        return h ^ (h >>> 15);
+    }
+
+    // ---- writes
+
+    /** Raw set ({@code rawset}); raises the Lua errors for nil and NaN keys. */
+    public void put(Object key, Object value) {
+        if (key instanceof Long l) {
+            putInt(l, value);
+            return;
+        }
+        if (key instanceof Double d) {
+            double v = d;
+            long l = (long) v;
+            if (l == v && l != Long.MAX_VALUE) {
+                putInt(l, value);
+                return;
+            }
+            if (v != v) throw new LuaError(NAN_INDEX);
+        } else if (key == null) {
+            throw new LuaError(NIL_INDEX);
+        }
+        hashPut(key, value);
+    }
+
+    public void putInt(long key, Object value) {
+        metaAbsent = 0;
+        if (key - 1 >= 0 && key - 1 < array.length) {
+            array[(int) (key - 1)] = value;
+            return;
+        }
+        hashPut(key, value);
+    }
+
+    public void putStr(LuaString key, Object value) {
+        hashPut(key, value);
+    }
+
+    private void hashPut(Object key, Object value) {
+        metaAbsent = 0;
+        int slot = findSlot(key);
+        if (slot >= 0) {
+            hvals[slot] = value;
+            return;
+        }
+        if (value == null) return; // assigning nil to an absent key changes nothing
+        if ((hused + 1) * 4L > hkeys.length * 3L) {
+            rehash(key);
+            // the rehash may have made room for the key in the array part
+            if (key instanceof Long l && l - 1 >= 0 && l - 1 < array.length) {
+                array[(int) (l - 1)] = value;
+                return;
+            }
+        }
+        insertNew(key, value);
+    }
+
+    private void insertNew(Object key, Object value) {
+        Object[] ks = hkeys;
+        int mask = ks.length - 1;
+        int i = hashOf(key) & mask;
+        while (ks[i] != null) i = (i + 1) & mask;
+        ks[i] = key;
+        hvals[i] = value;
+        hused++;
+    }
+
+    // ---- sizing
+
+    private void rehash(Object extraKey) {
+        // nums[b] = number of integer keys k with 2^(b-1) < k <= 2^b
+        int[] nums = new int[MAX_ARRAY_BITS + 1];
+        int total = countArray(nums);
+        int hashLive = 0;
+        for (int i = 0; i < hkeys.length; i++) {
+            if (hvals[i] != null) {
+                hashLive++;
+                countIntKey(hkeys[i], nums);
+            }
+        }
+        total += hashLive;
+        countIntKey(extraKey, nums);
+        total++;
+        int arraySize = computeArraySize(nums);
+        int inArray = 0;
+        for (int b = 0, twoToB = 1; b <= MAX_ARRAY_BITS && twoToB / 2 < arraySize; b++, twoToB <<= 1) {
+            inArray += nums[b];
+        }
+        int hashCount = total - inArray;
+        resize(arraySize, hashCapacityFor(hashCount));
+    }
+
+    private int countArray(int[] nums) {
+        int total = 0;
+        Object[] a = array;
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] != null) {
+                nums[ceilLog2(i + 1)]++;
+                total++;
+            }
+        }
+        return total;
+    }
+
+    private static void countIntKey(Object key, int[] nums) {
+        if (key instanceof Long l) {
+            long k = l;
+            if (k >= 1 && k <= (1L << MAX_ARRAY_BITS)) nums[ceilLog2(k)]++;
+        }
+    }
+
+    /** ceil(log2(x)) for x >= 1 */
+    private static int ceilLog2(long x) {
+        return x <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(x - 1);
+    }
+
+    /** PUC's computesizes: largest power of two n with more than n/2 of slots 1..n in use. */
+    private static int computeArraySize(int[] nums) {
+        int a = 0;
+        int na = 0;
+        int optimal = 0;
+        for (int b = 0, twoToB = 1; b <= MAX_ARRAY_BITS; b++, twoToB <<= 1) {
+            a += nums[b];
+            if (a > twoToB / 2) {
+                optimal = twoToB;
+                na = a;
+            }
+        }
+        return na == 0 ? 0 : optimal;
+    }
+
+    private static int hashCapacityFor(int count) {
+        if (count <= 0) return 0;
+        long needed = (count * 4L + 2) / 3 + 1;
+        int cap = 4;
+        while (cap < needed) cap <<= 1;
+        return cap;
+    }
+
+    private void resize(int newArraySize, int newHashCap) {
+        Object[] oldArray = array;
+        Object[] oldKeys = hkeys;
+        Object[] oldVals = hvals;
+        meter.charge((long) Math.max(0, newArraySize - oldArray.length) * Sizes.ARRAY_SLOT
+                + (long) newHashCap * Sizes.HASH_SLOT);
+        Object[] newArray = newArraySize == oldArray.length ? oldArray : new Object[newArraySize];
+        if (newArray != oldArray) System.arraycopy(oldArray, 0, newArray, 0, Math.min(oldArray.length, newArraySize));
+        array = newArray;
+        allocHash(newHashCap);
+        // array items that no longer fit move to the hash part
+        for (int i = newArraySize; i < oldArray.length; i++) {
+            if (oldArray[i] != null) insertNew((long) (i + 1), oldArray[i]);
+        }
+        for (int i = 0; i < oldKeys.length; i++) {
+            Object v = oldVals[i];
+            if (v == null) continue;
+            Object k = oldKeys[i];
+            if (k instanceof Long l && l - 1 >= 0 && l - 1 < newArraySize) {
+                newArray[(int) (l - 1)] = v;
+            } else {
+                insertNew(k, v);
+            }
+        }
+    }
+
+    private void allocHash(int cap) {
+        if (cap == 0) {
+            hkeys = EMPTY;
+            hvals = EMPTY;
+        } else {
+            hkeys = new Object[cap];
+            hvals = new Object[cap];
+        }
+        hused = 0;
+    }
+
+    private void resizeArray(int n) {
+        meter.charge((long) n * Sizes.ARRAY_SLOT);
+        Object[] a = new Object[n];
+        System.arraycopy(array, 0, a, 0, Math.min(array.length, n));
+        array = a;
+    }
+
+    /**
+     * Makes sure the array part has room for keys {@code 1..n} (used by table constructors and
+     * {@code table.move}-style bulk stores); existing hash entries in that range move over.
+     */
+    public void ensureArray(int n) {
+        if (n > array.length) resize(n, hashCapacityFor(hashLiveCount()));
+    }
+
+    private int hashLiveCount() {
+        int c = 0;
+        for (Object v : hvals) if (v != null) c++;
+        return c;
+    }
+
+    // ---- length
+
+    /** A border of the table ({@code #t} without {@code __len}), as {@code luaH_getn}. */
+    public long length() {
+        Object[] a = array;
+        int j = a.length;
+        if (j > 0 && a[j - 1] == null) {
+            // binary search for a border inside the array part
+            int i = 0;
+            while (j - i > 1) {
+                int m = (i + j) >>> 1;
+                if (a[m - 1] == null) j = m; else i = m;
+            }
+            return i;
+        }
+        if (hused == 0) return j;
+        return unboundSearch(j);
+    }
+
+    private long unboundSearch(long j) {
+        long i = j;
+        j++;
+        while (getInt(j) != null) {
+            i = j;
+            if (j > Long.MAX_VALUE / 2) {
+                // pathological table: linear search for a border
+                long k = 1;
+                while (getInt(k) != null) k++;
+                return k - 1;
+            }
+            j *= 2;
+        }
+        while (j - i > 1) {
+            long m = (i + j) >>> 1;
+            if (getInt(m) == null) j = m; else i = m;
+        }
+        return i;
+    }
+
+    // ---- traversal
+
+    /**
+     * The entry after {@code key} ({@code next}): writes key and value into {@code out[0]} and
+     * {@code out[1]} and returns true, or returns false at the end of the traversal.
+     */
+    public boolean next(Object key, Object[] out) {
+        int i = traversalIndex(key); // index of the entry after key, in array-then-hash order
+        Object[] a = array;
+        for (; i < a.length; i++) {
+            if (a[i] != null) {
+                out[0] = (long) (i + 1);
+                out[1] = a[i];
+                return true;
+            }
+        }
+        Object[] vs = hvals;
+        for (i -= a.length; i < vs.length; i++) {
+            if (vs[i] != null) {
+                out[0] = hkeys[i];
+                out[1] = vs[i];
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int traversalIndex(Object key) {
+        if (key == null) return 0;
+        if (key instanceof Double d) {
+            double v = d;
+            long l = (long) v;
+            if (l == v && l != Long.MAX_VALUE) key = l;
+        }
+        if (key instanceof Long l && l - 1 >= 0 && l - 1 < array.length) {
+            return (int) (long) l;
+        }
+        int slot = findSlot(key);
+        if (slot < 0) throw new LuaError(INVALID_NEXT);
+        return array.length + slot + 1;
+    }
+
+    // ---- accounting support
+
+    /** Capacity of the array part. */
+    public int arrayCapacity() {
+        return array.length;
+    }
+
+    /** Bytes this table accounts for (header plus both parts), for the live-heap walk. */
+    public long estimatedBytes() {
+        return Sizes.TABLE_HEADER + array.length * Sizes.ARRAY_SLOT + hkeys.length * Sizes.HASH_SLOT;
+    }
+
+    /**
+     * Visits every key and value (for the live-heap walk); nil slots are skipped.
+     */
+    public void forEachReference(java.util.function.Consumer<Object> visitor) {
+        for (Object v : array) if (v != null) visitor.accept(v);
+        for (int i = 0; i < hkeys.length; i++) {
+            if (hvals[i] != null) {
+                visitor.accept(hkeys[i]);
+                visitor.accept(hvals[i]);
+            }
+        }
+        if (metatable != null) visitor.accept(metatable);
+    }
+}
