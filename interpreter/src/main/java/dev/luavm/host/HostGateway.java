@@ -61,7 +61,7 @@ public final class HostGateway {
         for (int i = 0; i < n; i++) raw[i] = c.arg(i + 1);
         List<Object> args;
         try {
-            args = converter.toJava(raw, 0, n);
+            args = converter.toJavaAll(raw, 0, n);
         } catch (LuaConversionException e) {
             throw c.error("bad argument to '" + name + "' (" + e.getMessage() + ")");
         }
@@ -92,7 +92,7 @@ public final class HostGateway {
         List<?> values = result instanceof Results r ? r.values() : java.util.Collections.singletonList(result);
         Object[] lua;
         try {
-            lua = converter.toLua(values);
+            lua = converter.toLuaAll(values);
         } catch (LuaConversionException e) {
             throw c.error("host function '" + name + "' returned an unconvertible value (" + e.getMessage() + ")");
         }

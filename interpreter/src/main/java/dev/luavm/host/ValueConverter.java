@@ -88,7 +88,7 @@ public final class ValueConverter {
     }
 
     /** Converts several Lua values (results, arguments) sharing one element budget. */
-    public List<Object> toJava(Object[] values, int from, int count) {
+    public List<Object> toJavaAll(Object[] values, int from, int count) {
         ToJava walk = new ToJava();
         List<Object> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) out.add(walk.convert(values[from + i], 0));
@@ -176,7 +176,7 @@ public final class ValueConverter {
     }
 
     /** Converts several Java values sharing one element budget. */
-    public Object[] toLua(List<?> values) {
+    public Object[] toLuaAll(List<?> values) {
         ToLua walk = new ToLua();
         Object[] out = new Object[values.size()];
         for (int i = 0; i < out.length; i++) out[i] = walk.convert(values.get(i), 0);
