@@ -1,0 +1,3 @@
+-- __call must ultimately be callable
+local t = setmetatable({}, {__call = 1})
+print(pcall(function() return t() end))

@@ -1,0 +1,3 @@
+-- select requires a number or '#'
+print(pcall(select, "x"))
+print(pcall(select))

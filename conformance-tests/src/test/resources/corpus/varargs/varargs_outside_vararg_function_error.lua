@@ -1,0 +1,2 @@
+-- '...' can only be used in a vararg function
+print(load("local function f() return ... end"))
