@@ -53,6 +53,7 @@ public final class HostCall {
     public String stringArg(int i) throws HostFunctionException {
         Object v = arg(i);
         if (v instanceof String s) return s;
+        if (v instanceof byte[] b) return new String(b, java.nio.charset.StandardCharsets.UTF_8);
         if (v instanceof Long || v instanceof Double) return luaNumberText(v);
         throw badArgument(i, "string", v);
     }

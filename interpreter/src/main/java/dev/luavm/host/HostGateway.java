@@ -3,12 +3,9 @@ package dev.luavm.host;
 import dev.luavm.LuaConversionException;
 import dev.luavm.lib.CallContext;
 import dev.luavm.value.Builtin;
-import dev.luavm.value.LuaString;
 import dev.luavm.vm.LuaError;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,7 +24,7 @@ import java.util.Map;
  * <p>One gateway per sandbox. {@link #cancel()} may be called from any thread.
  */
 public final class HostGateway {
-    /** Gas for entering a host function, on top of one unit per argument and result value. */
+    /** Gas for entering a host function, on top of one unit per value converted either way. */
     public static final long CALL_GAS = 20;
     /** How many host exceptions are remembered for {@link #causeOf}. */
     private static final int REMEMBERED_CAUSES = 16;
@@ -56,14 +53,17 @@ public final class HostGateway {
 
     private int invoke(String name, HostFunction fn, CallContext c) {
         int n = c.nargs();
-        c.chargeGas(CALL_GAS + n);
+        c.chargeGas(CALL_GAS);
         Object[] raw = new Object[n];
         for (int i = 0; i < n; i++) raw[i] = c.arg(i + 1);
         List<Object> args;
+        long before = converter.convertedCount();
         try {
             args = converter.toJavaAll(raw, 0, n);
         } catch (LuaConversionException e) {
             throw c.error("bad argument to '" + name + "' (" + e.getMessage() + ")");
+        } finally {
+            c.chargeGas(converter.convertedCount() - before);
         }
         HostCall call = new HostCall(sandboxName, name, args, c, this);
         HostCallPolicy.Decision decision = policy.check(call);
@@ -91,12 +91,14 @@ public final class HostGateway {
 
         List<?> values = result instanceof Results r ? r.values() : java.util.Collections.singletonList(result);
         Object[] lua;
+        before = converter.convertedCount();
         try {
             lua = converter.toLuaAll(values);
         } catch (LuaConversionException e) {
             throw c.error("host function '" + name + "' returned an unconvertible value (" + e.getMessage() + ")");
+        } finally {
+            c.chargeGas(converter.convertedCount() - before);
         }
-        c.chargeGas(lua.length);
         return c.retArray(lua, lua.length);
     }
 

@@ -62,6 +62,8 @@ public final class ValueConverter {
     private final long maxElements;
     private final boolean binaryStrings;
     private HostGateway gateway;
+    /** values converted so far, both ways, for charging gas per value */
+    private long converted;
 
     public ValueConverter(Object owner, MemoryMeter meter, int maxDepth, long maxElements, boolean binaryStrings) {
         if (maxDepth < 1 || maxDepth > DEPTH_CEILING) {
@@ -73,6 +75,11 @@ public final class ValueConverter {
         this.maxDepth = maxDepth;
         this.maxElements = maxElements;
         this.binaryStrings = binaryStrings;
+    }
+
+    /** How many values this converter has converted so far (both ways); gas is charged per value. */
+    public long convertedCount() {
+        return converted;
     }
 
     /** Lets host functions passed as values become Lua functions. */
@@ -115,6 +122,7 @@ public final class ValueConverter {
         private long elements;
 
         Object convert(Object v, int depth) {
+            converted++;
             if (++elements > maxElements) {
                 throw new LuaConversionException("value has more than " + maxElements + " elements");
             }
@@ -199,6 +207,7 @@ public final class ValueConverter {
         private long elements;
 
         Object convert(Object v, int depth) {
+            converted++;
             if (++elements > maxElements) {
                 throw new LuaConversionException("value has more than " + maxElements + " elements");
             }
