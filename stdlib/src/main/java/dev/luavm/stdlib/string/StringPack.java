@@ -28,7 +28,7 @@ final class StringPack {
     /** Default for {@code !} (offsetof a double/pointer/integer after a char). */
     private static final int MAXALIGN = 8;
     /** PUC's MAXSIZE (INT_MAX in 5.3), the limit for packsize and numerals in formats. */
-    private static final long MAXSIZE = Integer.MAX_VALUE;
+    private static final long MAXSIZE = StringLibrary.MAXSIZE;
 
     private enum Kind {
         INT, UINT, FLOAT, CHAR, STRING, ZSTR, PADDING, PADALIGN, NOP
