@@ -1,0 +1,87 @@
+package dev.luavm.bench;
+
+import dev.luavm.Capabilities;
+import dev.luavm.CompiledChunk;
+import dev.luavm.LuaVM;
+import dev.luavm.Limits;
+import dev.luavm.Sandbox;
+import java.util.List;
+
+/**
+ * luavm through its public API only: the one class to adjust when that API changes.
+ * Built only with {@code -Pluavm} (see benchmarks/pom.xml); {@link Engines} finds it by name.
+ *
+ * <p>Metered: {@code Limits.unlimited().withGas(Long.MAX_VALUE)}, a gas limit that never
+ * fires, so the run pays for counting gas but is never stopped. Unmetered:
+ * {@code Limits.unlimited()}.
+ *
+ * <p>{@code arg} is set by evaluating a table constructor rather than with
+ * {@code setGlobal}, so this adapter needs no API for building Lua tables from Java.
+ */
+public final class LuavmEngine implements Engine {
+
+    private final LuaVM vm = LuaVM.create();
+    private final boolean metered;
+
+    public LuavmEngine(boolean metered) {
+        this.metered = metered;
+    }
+
+    private Sandbox newSandbox() {
+        Limits limits = metered ? Limits.unlimited().withGas(Long.MAX_VALUE) : Limits.unlimited();
+        return vm.newSandbox(Capabilities.standard(), limits);
+    }
+
+    @Override
+    public Program compile(String chunkName, byte[] source) {
+        CompiledChunk chunk = vm.compile(chunkName, source);
+        return (scriptName, args) -> {
+            LuajEngine.Output out = new LuajEngine.Output();
+            try (Sandbox sb = newSandbox()) {
+                sb.setOutput(out.stream);
+                sb.eval(argTable(scriptName, args));
+                sb.run(chunk);
+            }
+            return out.text();
+        };
+    }
+
+    @Override
+    public Session newSession() {
+        Sandbox sb = newSandbox();
+        return new Session() {
+            @Override
+            public Object eval(String code) {
+                return sb.eval(code);
+            }
+
+            @Override
+            public void close() {
+                sb.close();
+            }
+        };
+    }
+
+    /** {@code arg = {[0] = "script", "a1", ...}} as Lua source. */
+    private static String argTable(String scriptName, List<String> args) {
+        StringBuilder sb = new StringBuilder("arg = {[0] = ").append(quote(scriptName));
+        for (String a : args) {
+            sb.append(", ").append(quote(a));
+        }
+        return sb.append('}').toString();
+    }
+
+    private static String quote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                sb.append('\\').append(c);
+            } else if (c < 0x20 || c > 0x7e) {
+                sb.append('\\').append(String.format("%03d", (int) c & 0xff));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.append('"').toString();
+    }
+}
