@@ -1,0 +1,3 @@
+-- mode 'b' refuses text chunks
+print(load("return 1", "x", "b"))
+print(load("return 1", "x", "t") ~= nil)

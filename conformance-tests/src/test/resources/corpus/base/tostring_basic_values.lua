@@ -1,0 +1,6 @@
+-- tostring of the basic value kinds (no addresses printed)
+print(tostring(nil), tostring(true), tostring(false))
+print(tostring(12), tostring(-12.5), tostring("s"))
+print(tostring({}):match("^table: ") ~= nil)
+print(tostring(print):match("^builtin: ") ~= nil or tostring(print):match("^function: ") ~= nil)
+print(pcall(tostring))

@@ -1,0 +1,2 @@
+-- calling an undefined global names it
+print(pcall(function() undefinedfunc() end))

@@ -1,0 +1,3 @@
+-- calling a nil upvalue names it
+local callback
+print(pcall(function() callback() end))

@@ -1,0 +1,2 @@
+-- indexing an undefined global names it
+print(pcall(function() return x.field end))

@@ -1,0 +1,3 @@
+-- indexing a nil upvalue names it
+local w
+print(pcall(function() return w.field end))

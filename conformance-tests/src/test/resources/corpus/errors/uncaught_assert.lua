@@ -1,0 +1,3 @@
+-- uncaught assertion failure
+print("x")
+assert(1 == 2, "one is not two")

@@ -1,0 +1,3 @@
+-- uncaught library argument error
+print("x")
+string.rep()

@@ -1,0 +1,3 @@
+-- uncaught call of an undefined global
+print("x")
+not_defined()

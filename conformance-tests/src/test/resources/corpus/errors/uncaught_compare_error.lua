@@ -1,0 +1,3 @@
+-- uncaught comparison error
+print("x")
+local a = {} < 1

@@ -1,0 +1,3 @@
+-- error(nil) uncaught
+print("x")
+error(nil)

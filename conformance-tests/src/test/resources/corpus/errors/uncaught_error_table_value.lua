@@ -1,0 +1,3 @@
+-- an uncaught table error value without __tostring
+print("x")
+error({})

@@ -1,0 +1,3 @@
+-- %% is a literal percent sign
+print(string.format("100%%"))
+print(string.format("%d%%", 50))

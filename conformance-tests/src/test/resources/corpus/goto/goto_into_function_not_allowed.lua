@@ -1,0 +1,2 @@
+-- labels are not visible inside nested functions
+print(load("::out:: local function f() goto out end"))

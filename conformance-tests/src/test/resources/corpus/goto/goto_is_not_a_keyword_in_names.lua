@@ -1,0 +1,2 @@
+-- 'goto' is a reserved word in 5.3
+print(load("local goto = 1"))

@@ -1,0 +1,6 @@
+-- repeat/until with a counter
+local i = 10
+repeat
+  print(i)
+  i = i - 3
+until i < 0

@@ -1,0 +1,7 @@
+-- fmod truncates toward zero (sign of the dividend)
+print(math.fmod(7, 3), math.fmod(-7, 3), math.fmod(7, -3))
+print(math.type(math.fmod(7, 3)))
+print(math.fmod(7.5, 2), math.fmod(-7.5, 2))
+print(math.fmod(math.mininteger, -1))
+print(pcall(function() return math.fmod(1, 0) end))
+print(math.fmod(1, 0.0) ~= math.fmod(1, 0.0))

@@ -1,0 +1,6 @@
+-- sqrt, exp and log (natural and with base)
+print(math.sqrt(16), math.sqrt(2))
+print(math.exp(0), string.format("%.10f", math.exp(1)))
+print(math.log(1), string.format("%.10f", math.log(10)))
+print(math.log(8, 2), math.log(100, 10), math.log(27, 3))
+print(math.log(0), math.sqrt(-1) ~= math.sqrt(-1))

@@ -1,0 +1,4 @@
+-- '-' may match the empty string
+print(string.match("aaa", "a-"), #string.match("aaa", "a-"))
+print(string.match("aaa", "a-$"))
+print(string.match("abc", "(.-)c"))

@@ -1,0 +1,3 @@
+-- 'local a, a = 1, 2': the last one wins
+local a, a = 1, 2
+print(a)

@@ -1,0 +1,2 @@
+-- string.reverse reverses bytes
+print(string.reverse("hello"), string.reverse(""), string.reverse("a"))

@@ -1,0 +1,3 @@
+-- strings compare byte by byte
+print("a" < "b", "B" < "a", "abc" < "abd", "" < "\0")
+print(("\255"):byte() > ("a"):byte(), "\255" > "a")

@@ -1,0 +1,7 @@
+-- utf8.char encodes code points (bytes shown in decimal)
+print(utf8.char(72, 105))
+print(utf8.char(0xE9):byte(1, -1))
+print(utf8.char(0x20AC):byte(1, -1))
+print(utf8.char(0x1F600):byte(1, -1))
+print(#utf8.char(0x7FFFFFFF))
+print(utf8.char())
