@@ -11,14 +11,20 @@ import java.util.List;
  * luavm through its public API only: the one class to adjust when that API changes.
  * Built only with {@code -Pluavm} (see benchmarks/pom.xml); {@link Engines} finds it by name.
  *
- * <p>Metered: {@code Limits.unlimited().withGas(Long.MAX_VALUE)}, a gas limit that never
- * fires, so the run pays for counting gas but is never stopped. Unmetered:
- * {@code Limits.unlimited()}.
+ * <p>Metered: {@code Limits.unlimited()} with finite gas and memory limits far beyond any
+ * benchmark ({@link #METERED_GAS}, {@link #METERED_MEMORY}), so the run pays for metering but
+ * is never stopped. They are deliberately not {@code Long.MAX_VALUE}, which
+ * {@code unlimited()} itself uses and a VM may treat as "off". Unmetered: {@code Limits.unlimited()}.
  *
  * <p>{@code arg} is set by evaluating a table constructor rather than with
  * {@code setGlobal}, so this adapter needs no API for building Lua tables from Java.
  */
 public final class LuavmEngine implements Engine {
+
+    /** Gas for metered runs: finite, never reached. */
+    static final long METERED_GAS = 1L << 62;
+    /** Memory for metered runs: 1 TiB, finite, never reached. */
+    static final long METERED_MEMORY = 1L << 40;
 
     private final LuaVM vm = LuaVM.create();
     private final boolean metered;
@@ -28,7 +34,9 @@ public final class LuavmEngine implements Engine {
     }
 
     private Sandbox newSandbox() {
-        Limits limits = metered ? Limits.unlimited().withGas(Long.MAX_VALUE) : Limits.unlimited();
+        Limits limits = metered
+                ? Limits.unlimited().withGas(METERED_GAS).withMemory(METERED_MEMORY)
+                : Limits.unlimited();
         return vm.newSandbox(Capabilities.standard(), limits);
     }
 

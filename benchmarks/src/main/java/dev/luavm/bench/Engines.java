@@ -14,7 +14,7 @@ import java.util.List;
  */
 public final class Engines {
 
-    /** luavm with the gas meter on (a limit so large it never fires, so the meter is only counted). */
+    /** luavm with gas and memory metering on (finite limits so large they never fire). */
     public static final String LUAVM_METERED = "luavm-metered";
     /** luavm with metering off ({@code Limits.unlimited()}). */
     public static final String LUAVM = "luavm";
