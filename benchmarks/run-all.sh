@@ -5,7 +5,8 @@
 # benchmarks, the sandbox footprint, and writes benchmarks/RESULTS.md.
 #
 # usage: benchmarks/run-all.sh [--quick] [--no-build]
-#   --quick     1 fork, 1 warmup, 1 iteration, 1 process run: checks the pipeline, measures nothing
+#   --quick     1 fork, 1 warmup, 1 iteration, 1 process run: checks the pipeline, measures
+#               nothing; writes target/results/RESULTS.md instead of benchmarks/RESULTS.md
 #   --no-build  use benchmarks/target/benchmarks.jar as it is
 # Settings (environment): FORKS (2), WARMUPS (3), ITERATIONS (5) for JMH; RUNS (3) process
 # runs per program; ENGINES (every engine in the jar, comma-separated); PROGRAMS (all);
@@ -16,8 +17,9 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/bench-dir.sh"
 
 build=1
+out="$here/RESULTS.md"
 if [ "${1:-}" = "--quick" ]; then
-  FORKS=1 WARMUPS=1 ITERATIONS=1 RUNS=1; shift
+  FORKS=1 WARMUPS=1 ITERATIONS=1 RUNS=1; out="$here/target/results/RESULTS.md"; shift
 fi
 if [ "${1:-}" = "--no-build" ]; then build=0; shift; fi
 [ $# -eq 0 ] || { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
@@ -85,13 +87,12 @@ if [ -n "$sandbox_engines" ]; then
     > "$res/sandbox.log" 2>&1 || echo "   JMH exited non-zero: see $res/sandbox.log" >&2
   report_args+=(--embedding "$res/sandbox.csv")
   echo "== sandbox footprint: $sandbox_engines" >&2
-  java -Xms2g -Xmx2g -cp "$jar" dev.luavm.bench.Footprint -e "$sandbox_engines" > "$res/footprint.md" 2> "$res/footprint.log" \
+  java -Djdk.attach.allowAttachSelf=true -Xms2g -Xmx2g -cp "$jar" dev.luavm.bench.Footprint -e "$sandbox_engines" > "$res/footprint.md" 2> "$res/footprint.log" \
     || echo "   Footprint failed: see $res/footprint.log" >&2
 fi
 
-tool dev.luavm.bench.Report "${report_args[@]}" > "$res/jmh.md"
+tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} > "$res/jmh.md"
 
-out="$here/RESULTS.md"
 {
   echo "# Benchmark results"
   echo

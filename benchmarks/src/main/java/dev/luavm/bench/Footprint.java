@@ -13,7 +13,8 @@ import org.openjdk.jol.info.GraphLayout;
  * structures such as compiled library code are counted once).
  *
  * <p>Usage: {@code Footprint [-n N] [-e engine,...]}; prints a Markdown table.
- * Run with a fixed heap ({@code -Xms2g -Xmx2g}) so the GC does not resize it mid-measurement.
+ * Run with a fixed heap ({@code -Xms2g -Xmx2g}) so the GC does not resize it mid-measurement,
+ * and with {@code -Djdk.attach.allowAttachSelf=true}, which JOL needs on JDK 17.
  */
 public final class Footprint {
 
@@ -64,7 +65,7 @@ public final class Footprint {
                 long k = GraphLayout.parseInstance(kept.subList(0, JOL_SAMPLE).toArray()).totalSize();
                 jol = String.valueOf((k - one) / (JOL_SAMPLE - 1));
             } catch (RuntimeException | Error e) {
-                jol = "n/a (" + e.getClass().getSimpleName() + ")";
+                jol = "n/a (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
             }
             System.out.println("| " + name + " | " + n + " | " + perSandbox + " | " + jol + " |");
             for (Engine.Session s : kept) {

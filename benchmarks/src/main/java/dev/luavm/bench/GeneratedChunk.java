@@ -11,8 +11,8 @@ import java.nio.charset.StandardCharsets;
  */
 public final class GeneratedChunk {
 
-    /** Groups in the default chunk; about 0.6 MB of source. */
-    public static final int DEFAULT_GROUPS = 60;
+    /** Groups in the default chunk; about 0.46 MB of source. */
+    public static final int DEFAULT_GROUPS = 20;
     /** Functions per group. */
     public static final int FUNCTIONS_PER_GROUP = 40;
 

@@ -16,7 +16,7 @@ import java.util.Map;
  * Turns JMH CSV results (and lua5.3 process times) into the Markdown tables of RESULTS.md.
  *
  * <p>Usage: {@code Report [--programs jmh.csv]... [--embedding jmh.csv]... [--lua53 times.tsv]
- * [--engines e1,e2,...]}. {@code times.tsv} has one {@code program<TAB>seconds} per line
+ * [--engines e1,e2,...] [--only p1,p2,...]}. {@code times.tsv} has one {@code program<TAB>seconds} per line
  * (what {@code compare-processes.sh --tsv} writes; extra columns are ignored). A pair with
  * no JMH score shows as {@code n/a (reason)} if {@code skips.txt} skips it, else as
  * {@code no result} (the benchmark failed, e.g. wrong output: see the JMH log).
@@ -35,26 +35,33 @@ public final class Report {
         Map<String, Score> embeddingScores = new HashMap<>(); // method + " " + engine
         Map<String, Double> lua53 = new HashMap<>();
         List<String> engines = new ArrayList<>(Engines.ALL);
+        List<String> programs = Programs.names();
         for (int i = 0; i < argv.length; i++) {
             switch (argv[i]) {
                 case "--programs" -> readCsv(Paths.get(argv[++i]), programScores, false);
                 case "--embedding" -> readCsv(Paths.get(argv[++i]), embeddingScores, true);
                 case "--lua53" -> readTsv(Paths.get(argv[++i]), lua53);
                 case "--engines" -> engines = Arrays.asList(argv[++i].split(","));
+                case "--only" -> {
+                    List<String> only = Arrays.asList(argv[++i].split(","));
+                    programs = programs.stream().filter(only::contains).toList();
+                }
                 default -> {
-                    System.err.println("usage: Report [--programs csv]... [--embedding csv]... [--lua53 tsv] [--engines list]");
+                    System.err.println("usage: Report [--programs csv]... [--embedding csv]... [--lua53 tsv] [--engines list] [--only programs]");
                     System.exit(2);
                 }
             }
         }
         StringBuilder out = new StringBuilder();
-        programTables(out, programScores, lua53, engines);
+        Notes notes = new Notes();
+        programTables(out, programs, programScores, lua53, engines, notes);
+        notes.appendTo(out);
         embeddingTables(out, embeddingScores);
         System.out.print(out);
     }
 
-    private static void programTables(StringBuilder out, Map<String, Score> scores, Map<String, Double> lua53, List<String> engines) {
-        List<String> programs = Programs.names();
+    private static void programTables(StringBuilder out, List<String> programs, Map<String, Score> scores,
+                                      Map<String, Double> lua53, List<String> engines, Notes notes) {
         out.append("### Warm runs: seconds per run (JMH single-shot, mean ± 99.9% error)\n\n");
         out.append("Each program compiled once, then run in a fresh environment per sample; output checked against lua5.3 on every run.\n");
         out.append("`lua5.3` is the median wall time of whole `lua5.3` processes (from compare-processes.sh).\n\n");
@@ -63,7 +70,7 @@ public final class Report {
             out.append("| ").append(p).append(" | ").append(lua53.containsKey(p) ? fmt(lua53.get(p)) : "-").append(" |");
             for (String e : engines) {
                 Score s = scores.get(e + " " + p);
-                out.append(' ').append(s == null ? missing(e, p) : fmt(s.seconds) + errText(s)).append(" |");
+                out.append(' ').append(s == null ? missing(e, p, notes) : fmt(s.seconds) + errText(s)).append(" |");
             }
             out.append('\n');
         }
@@ -79,7 +86,7 @@ public final class Report {
                 Score s = scores.get(e + " " + p);
                 Double base = lua53.get(p);
                 if (s == null || base == null || base <= 0) {
-                    out.append(' ').append(s == null ? missing(e, p) : "-").append(" |");
+                    out.append(' ').append(s == null ? missing(e, p, notes) : "-").append(" |");
                     continue;
                 }
                 double r = s.seconds / base;
@@ -109,7 +116,7 @@ public final class Report {
         scores.forEach((k, s) -> {
             if (k.startsWith("compile ")) {
                 out.append("| ").append(k.substring(8)).append(" | ")
-                        .append(String.format(Locale.ROOT, "%.1f ± %.1f", s.seconds * 1e3, s.errorSeconds * 1e3)).append(" | ")
+                        .append(withError(s.seconds * 1e3, s.errorSeconds * 1e3)).append(" | ")
                         .append(String.format(Locale.ROOT, "%.2f", bytes / s.seconds / 1e6)).append(" |\n");
             }
         });
@@ -118,7 +125,7 @@ public final class Report {
         scores.forEach((k, s) -> {
             if (k.startsWith("newSandboxEval ")) {
                 out.append("| ").append(k.substring(15)).append(" | ")
-                        .append(String.format(Locale.ROOT, "%.1f ± %.1f", s.seconds * 1e6, s.errorSeconds * 1e6)).append(" |\n");
+                        .append(withError(s.seconds * 1e6, s.errorSeconds * 1e6)).append(" |\n");
             }
         });
         out.append('\n');
@@ -133,9 +140,39 @@ public final class Report {
         out.append("\n|---|").append(second != null ? "---|" : "").append("---|".repeat(engines.size())).append('\n');
     }
 
-    private static String missing(String engine, String program) {
+    private static String missing(String engine, String program, Notes notes) {
         String why = Skips.reason(engine, program);
-        return why != null ? "n/a (" + why + ")" : "no result";
+        return why != null ? "n/a [" + notes.number(why) + "]" : "no result";
+    }
+
+    /** The reasons behind n/a cells, numbered in order of first use. */
+    static final class Notes {
+        private final List<String> reasons = new ArrayList<>();
+
+        int number(String reason) {
+            int i = reasons.indexOf(reason);
+            if (i < 0) {
+                reasons.add(reason);
+                i = reasons.size() - 1;
+            }
+            return i + 1;
+        }
+
+        void appendTo(StringBuilder out) {
+            if (reasons.isEmpty()) {
+                return;
+            }
+            out.append("Not run (n/a), from benchmarks/src/main/resources/skips.txt:\n\n");
+            for (int i = 0; i < reasons.size(); i++) {
+                out.append("- [").append(i + 1).append("] ").append(reasons.get(i)).append('\n');
+            }
+            out.append('\n');
+        }
+    }
+
+    private static String withError(double value, double error) {
+        return Double.isNaN(error) ? String.format(Locale.ROOT, "%.1f", value)
+                : String.format(Locale.ROOT, "%.1f ± %.1f", value, error);
     }
 
     private static String errText(Score s) {
