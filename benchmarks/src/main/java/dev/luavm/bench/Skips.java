@@ -26,6 +26,11 @@ public final class Skips {
         return REASONS.get(engine + " " + program);
     }
 
+    /** Every skip: key {@code "engine program"}, value the reason. */
+    public static Map<String, String> all() {
+        return java.util.Collections.unmodifiableMap(REASONS);
+    }
+
     private static Map<String, String> load() {
         Map<String, String> out = new LinkedHashMap<>();
         try (InputStream in = Skips.class.getResourceAsStream("/skips.txt")) {
