@@ -38,6 +38,13 @@ fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
+if [ $have_luavm -eq 1 ]; then
+  # untimed: the launcher builds the CLI on first use, which must not land in a timing
+  echo "warming up $luavm (builds the CLI if needed) ..." >&2
+  : > "$tmp/empty.lua"
+  "$luavm" "$tmp/empty.lua" > /dev/null 2>&1 || echo "note: $luavm failed on an empty script" >&2
+fi
+
 # run_median ENGINE_CMD SCRIPT OUTFILE: runs it $runs times; prints the median seconds, or
 # "FAILED(exit N)" / "DIFFERS" (runs disagreed with each other). OUTFILE gets the first run's output.
 run_median() {
