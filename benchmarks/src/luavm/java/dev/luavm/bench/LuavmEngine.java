@@ -33,7 +33,7 @@ public final class LuavmEngine implements Engine {
         this.metered = metered;
     }
 
-    private Sandbox newSandbox() {
+    private Sandbox newSandbox() throws Exception {
         Limits limits = metered
                 ? Limits.unlimited().withGas(METERED_GAS).withMemory(METERED_MEMORY)
                 : Limits.unlimited();
@@ -41,7 +41,7 @@ public final class LuavmEngine implements Engine {
     }
 
     @Override
-    public Program compile(String chunkName, byte[] source) {
+    public Program compile(String chunkName, byte[] source) throws Exception {
         CompiledChunk chunk = vm.compile(chunkName, source);
         return (scriptName, args) -> {
             LuajEngine.Output out = new LuajEngine.Output();
@@ -55,16 +55,16 @@ public final class LuavmEngine implements Engine {
     }
 
     @Override
-    public Session newSession() {
+    public Session newSession() throws Exception {
         Sandbox sb = newSandbox();
         return new Session() {
             @Override
-            public Object eval(String code) {
+            public Object eval(String code) throws Exception {
                 return sb.eval(code);
             }
 
             @Override
-            public void close() {
+            public void close() throws Exception {
                 sb.close();
             }
         };
