@@ -195,10 +195,8 @@ final class Printf {
     static String pad(Spec f, String sign, String prefix, String body, boolean zeroAllowed) {
         int len = sign.length() + prefix.length() + body.length();
         if (f.width <= len) return sign + prefix + body;
-        String fill;
         if (f.left) return sign + prefix + body + " ".repeat(f.width - len);
         if (f.zero && zeroAllowed) return sign + prefix + "0".repeat(f.width - len) + body;
-        fill = " ".repeat(f.width - len);
-        return fill + sign + prefix + body;
+        return " ".repeat(f.width - len) + sign + prefix + body;
     }
 }
