@@ -63,8 +63,10 @@ public final class MemoryMeter {
         if (bytes < 0) throw new IllegalArgumentException("negative charge");
         long next = live + sinceTrace + bytes;
         if (next > cap || next < 0) {
-            retrace();
-            next = live + bytes;
+            if (sizer != null) {
+                retrace();
+                next = live + bytes;
+            }
             if (next > cap || next < 0 || bytes > cap) {
                 throw new LuaError(NOT_ENOUGH_MEMORY);
             }
@@ -88,7 +90,6 @@ public final class MemoryMeter {
     }
 
     private void retrace() {
-        if (sizer == null) return;
         traces++;
         live = sizer.liveBytes();
         sinceTrace = 0;
