@@ -1,4 +1,4 @@
--- integer modulo by zero raises "attempt to perform 'n%%0'"
+-- integer modulo by zero raises "attempt to perform 'n%0'"
 local function f(a, b) return a % b end
 print(pcall(f, 1, 0))
 print(pcall(f, math.mininteger, 0))

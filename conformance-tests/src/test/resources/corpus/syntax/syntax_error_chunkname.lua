@@ -1,4 +1,4 @@
--- load uses the given chunk name in messages ('=' prefix is taken literally)
+-- load uses the given chunk name in messages ('=' and '@' prefixes are not shown)
 print(load("x = ", "=mychunk"))
 print(load("x = ", "@file.lua"))
 print(load("\n\nx = ", "=lines"))

@@ -109,7 +109,7 @@ public final class LuaTable {
         if (hused == 0) return null;
         Object[] ks = hkeys;
         int mask = ks.length - 1;
-        int i = key.hashCode() & mask;
+        int i = hashOf(key) & mask; // same mixed hash as insertNew
         while (true) {
             Object k = ks[i];
             if (k == null) return null;

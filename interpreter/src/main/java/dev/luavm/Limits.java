@@ -1,0 +1,92 @@
+package dev.luavm;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The resource limits of a sandbox run. Immutable; every limit is finite by default, and the
+ * only way to lift them all is {@link #unlimited()}, named so that it stands out in review.
+ *
+ * <ul>
+ *   <li>{@code gas}: VM instructions and library work units per run (see {@code OpCode.gas});</li>
+ *   <li>{@code memoryBytes}: what the script may hold at once (live Lua heap, deterministic estimate);</li>
+ *   <li>{@code callDepth}: Lua call frames; beyond it a catchable "stack overflow" error;</li>
+ *   <li>{@code outputBytes}: bytes {@code print} may write per run; beyond it the run ends;</li>
+ *   <li>{@code timeout}: wall-clock time per run;</li>
+ *   <li>{@code sourceBytes}: largest chunk accepted by eval/compile/load;</li>
+ *   <li>{@code parseDepth}: syntactic nesting (PUC's 200 "C levels" by default).</li>
+ * </ul>
+ */
+public final class Limits {
+    public static final long DEFAULT_GAS = 100_000_000L;
+    public static final long DEFAULT_MEMORY = 64L << 20;
+    public static final int DEFAULT_CALL_DEPTH = 200_000;
+    public static final long DEFAULT_OUTPUT = 1L << 20;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    public static final long DEFAULT_SOURCE = 16L << 20;
+    public static final int DEFAULT_PARSE_DEPTH = 200;
+
+    private final long gas;
+    private final long memoryBytes;
+    private final int callDepth;
+    private final long outputBytes;
+    private final Duration timeout;
+    private final long sourceBytes;
+    private final int parseDepth;
+
+    private Limits(long gas, long memoryBytes, int callDepth, long outputBytes, Duration timeout,
+                   long sourceBytes, int parseDepth) {
+        if (gas <= 0) throw new IllegalArgumentException("gas must be positive: " + gas);
+        if (memoryBytes <= 0) throw new IllegalArgumentException("memory must be positive: " + memoryBytes);
+        if (callDepth < 10) throw new IllegalArgumentException("call depth must be at least 10: " + callDepth);
+        if (outputBytes < 0) throw new IllegalArgumentException("output must not be negative: " + outputBytes);
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        if (sourceBytes <= 0) throw new IllegalArgumentException("source size must be positive: " + sourceBytes);
+        if (parseDepth < 1) throw new IllegalArgumentException("parse depth must be positive: " + parseDepth);
+        this.gas = gas;
+        this.memoryBytes = memoryBytes;
+        this.callDepth = callDepth;
+        this.outputBytes = outputBytes;
+        this.timeout = timeout;
+        this.sourceBytes = sourceBytes;
+        this.parseDepth = parseDepth;
+    }
+
+    /** Finite defaults suitable for untrusted scripts. */
+    public static Limits defaults() {
+        return new Limits(DEFAULT_GAS, DEFAULT_MEMORY, DEFAULT_CALL_DEPTH, DEFAULT_OUTPUT, DEFAULT_TIMEOUT,
+                DEFAULT_SOURCE, DEFAULT_PARSE_DEPTH);
+    }
+
+    /**
+     * No practical limit on gas, memory, output or time (the call depth and parse depth stay
+     * finite: they protect the host, not the budget). For trusted code and benchmarks only.
+     */
+    public static Limits unlimited() {
+        return new Limits(Long.MAX_VALUE, Long.MAX_VALUE / 4, 1_000_000, Long.MAX_VALUE,
+                Duration.ofDays(365_000), Integer.MAX_VALUE, DEFAULT_PARSE_DEPTH);
+    }
+
+    public Limits withGas(long v) { return new Limits(v, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth); }
+    public Limits withMemory(long v) { return new Limits(gas, v, callDepth, outputBytes, timeout, sourceBytes, parseDepth); }
+    public Limits withCallDepth(int v) { return new Limits(gas, memoryBytes, v, outputBytes, timeout, sourceBytes, parseDepth); }
+    public Limits withOutput(long v) { return new Limits(gas, memoryBytes, callDepth, v, timeout, sourceBytes, parseDepth); }
+    public Limits withTimeout(Duration v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, v, sourceBytes, parseDepth); }
+    public Limits withSourceBytes(long v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, v, parseDepth); }
+    public Limits withParseDepth(int v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, v); }
+
+    public long gas() { return gas; }
+    public long memoryBytes() { return memoryBytes; }
+    public int callDepth() { return callDepth; }
+    public long outputBytes() { return outputBytes; }
+    public Duration timeout() { return timeout; }
+    public long sourceBytes() { return sourceBytes; }
+    public int parseDepth() { return parseDepth; }
+
+    @Override
+    public String toString() {
+        return "Limits[gas=" + gas + ", memory=" + memoryBytes + ", callDepth=" + callDepth + ", output=" + outputBytes
+                + ", timeout=" + timeout + ", source=" + sourceBytes + ", parseDepth=" + parseDepth + "]";
+    }
+}

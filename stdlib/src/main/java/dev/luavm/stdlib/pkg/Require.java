@@ -1,0 +1,87 @@
+package dev.luavm.stdlib.pkg;
+
+import dev.luavm.lib.CallContext;
+import dev.luavm.meter.Sizes;
+import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaFunction;
+import dev.luavm.value.LuaNumbers;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+import dev.luavm.value.LuaValues;
+
+/** {@code require} and its two searchers ({@code ll_require}, {@code findloader}, {@code searcher_preload}). */
+final class Require {
+    private Require() {}
+
+    private static final LuaString SEARCHERS = LuaString.of("searchers");
+
+    /** {@code require(name)} */
+    static int require(CallContext c) {
+        LuaString name = c.checkString(1);
+        Object loaded = c.registry().get(Registry.LOADED);
+        Object cached = c.index(loaded, name);
+        if (LuaValues.isTruthy(cached)) return c.ret(cached); // package is already loaded
+        Object[] found = findLoader(c, name);
+        Object value = c.call1(found[0], name, found[1]); // run the loader
+        if (value != null) c.setIndex(loaded, name, value); // LOADED[name] = returned value
+        Object result = c.index(loaded, name);
+        if (result == null) { // module set no value?
+            result = Boolean.TRUE;
+            c.setIndex(loaded, name, result);
+        }
+        return c.ret(result);
+    }
+
+    /** Asks each of {@code package.searchers} in turn; returns the loader and its extra value. */
+    private static Object[] findLoader(CallContext c, LuaString name) {
+        Object pkg = c.registry().get(Registry.PACKAGE);
+        if (!(c.index(pkg, SEARCHERS) instanceof LuaTable searchers)) {
+            throw c.error("'package.searchers' must be a table");
+        }
+        StringBuilder msg = new StringBuilder();
+        for (long i = 1; ; i++) {
+            Object searcher = searchers.getInt(i);
+            if (searcher == null) { // no more searchers
+                throw c.error("module '" + name + "' not found:" + msg);
+            }
+            c.chargeGas(1);
+            Object[] r = c.call(searcher, name);
+            Object loader = r.length > 0 ? r[0] : null;
+            if (loader instanceof LuaFunction) return new Object[] {loader, r.length > 1 ? r[1] : null};
+            if (loader instanceof LuaString s) {
+                msg.append(s); // searcher returned an error message
+            } else if (loader instanceof Long || loader instanceof Double) {
+                msg.append(loader instanceof Long l ? LuaNumbers.toString(l) : LuaNumbers.toString((Double) loader));
+            }
+        }
+    }
+
+    /** {@code searcher_preload}: the loader in {@code package.preload}, or why there is none. */
+    static final Builtin PRELOAD_SEARCHER = Builtin.of("searcher_preload", c -> {
+        LuaString name = c.checkString(1);
+        Object loader = c.index(c.registry().get(Registry.PRELOAD), name);
+        if (loader == null) return c.ret(LuaString.of("\n\tno field package.preload['" + name + "']"));
+        return c.ret(loader);
+    });
+
+    /** The host searcher: source text from the host resolver, compiled by the VM's {@code load}. */
+    static final Builtin HOST_SEARCHER = Builtin.of("searcher_host", c -> {
+        LuaString name = c.checkString(1);
+        byte[] source = c.host().resolveModule(name.toString());
+        if (source == null) return c.ret(LuaString.of("\n\tno module '" + name + "' in host resolver"));
+        Object load = c.registry().get(Registry.LOAD);
+        if (load == null) {
+            throw c.error("error loading module '" + name + "' from host resolver:\n\tno compiler in this sandbox");
+        }
+        c.memory().charge(Sizes.string(source.length));
+        LuaString text = LuaString.wrap(source.clone());
+        Object[] r = c.call(load, text, LuaString.of("@" + name), LuaString.of("t"));
+        Object chunk = r.length > 0 ? r[0] : null;
+        if (!(chunk instanceof LuaFunction)) {
+            Object why = r.length > 1 ? r[1] : null;
+            throw c.error("error loading module '" + name + "' from host resolver:\n\t"
+                    + (why instanceof LuaString s ? s.toString() : LuaValues.typeName(why)));
+        }
+        return c.ret(chunk, name);
+    });
+}

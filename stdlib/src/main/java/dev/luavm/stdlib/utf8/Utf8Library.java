@@ -1,0 +1,35 @@
+package dev.luavm.stdlib.utf8;
+
+import dev.luavm.lib.InstallContext;
+import dev.luavm.lib.Library;
+import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+import java.util.List;
+
+/** The {@code utf8} bundle of Lua 5.3.6. */
+public final class Utf8Library implements Library {
+    /** {@code "[\0-\x7F\xC2-\xF4][\x80-\xBF]*"}: matches exactly one UTF-8 byte sequence */
+    private static final byte[] CHARPATTERN = {
+        '[', 0, '-', 0x7F, (byte) 0xC2, '-', (byte) 0xF4, ']', '[', (byte) 0x80, '-', (byte) 0xBF, ']', '*'};
+
+    private static final List<Builtin> FUNCTIONS = List.of(
+        Builtin.of("utf8.char", Utf8Functions::utfChar),
+        Builtin.of("utf8.codepoint", Utf8Functions::codepoint),
+        Builtin.of("utf8.codes", Utf8Functions::codes),
+        Builtin.of("utf8.len", Utf8Functions::len),
+        Builtin.of("utf8.offset", Utf8Functions::offset));
+
+    @Override
+    public String name() {
+        return "utf8";
+    }
+
+    @Override
+    public void install(InstallContext ctx) {
+        LuaTable lib = ctx.newTable();
+        for (Builtin f : FUNCTIONS) lib.put(LuaString.of(f.name), f);
+        lib.put(LuaString.of("charpattern"), LuaString.copyOf(CHARPATTERN, 0, CHARPATTERN.length));
+        ctx.globals().put(LuaString.of("utf8"), lib);
+    }
+}
