@@ -141,14 +141,25 @@ class T16ConcurrencyTest {
     }
 
     @Test
-    void aSandboxIsUsableAfterACancelledRun() throws Exception {
+    void aCancelledSandboxStaysEnded() throws Exception {
         try (Sandbox sb = LuaVM.create().sandbox(Capabilities.standard(), LONG_RUN)) {
             Thread t = new Thread(() -> assertThrows(LuaLimitException.class, () -> sb.eval("x = 1 while true do end")));
             t.start();
             while (!sb.isRunning()) Thread.onSpinWait();
             sb.cancel();
             t.join(10_000);
-            assertEquals(2L, sb.eval("return x + 1"));
+            // the script was stopped at an arbitrary point: no Lua code runs in this sandbox again
+            LuaLimitException again = assertThrows(LuaLimitException.class, () -> sb.eval("return x + 1"));
+            assertEquals(Limit.CANCELLED, again.limit());
+            assertEquals(1L, sb.getGlobal("x"));
+        }
+    }
+
+    @Test
+    void cancelWhileIdleDoesNothing() {
+        try (Sandbox sb = LuaVM.create().sandbox(Capabilities.standard(), LONG_RUN)) {
+            sb.cancel();
+            assertEquals(2L, sb.eval("return 1 + 1"));
         }
     }
 
