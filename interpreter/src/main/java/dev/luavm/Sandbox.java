@@ -368,7 +368,7 @@ public final class Sandbox implements AutoCloseable {
             return this;
         }
 
-        /** Limits per run (default: the runtime's). */
+        /** The sandbox's limits (default: the runtime's). */
         public Builder limits(Limits limits) {
             this.limits = Objects.requireNonNull(limits);
             return this;

@@ -94,8 +94,9 @@ class T16ConcurrencyTest {
                 long t0 = System.nanoTime();
                 sb.cancel();
                 assertTrue(done.await(20, TimeUnit.SECONDS), what + " did not stop");
-                long ms = (endedAt[0] - t0) / 1_000_000;
-                System.out.println("[T16] cancel latency (" + what + "): " + ms + " ms");
+                long micros = (endedAt[0] - t0) / 1_000;
+                long ms = micros / 1_000;
+                System.out.printf("[T16] cancel latency (%s): %.3f ms%n", what, micros / 1000.0);
                 Throwable t = outcome.get();
                 assertTrue(t instanceof LuaLimitException, what + " ended with " + t);
                 assertEquals(Limit.CANCELLED, ((LuaLimitException) t).limit());
