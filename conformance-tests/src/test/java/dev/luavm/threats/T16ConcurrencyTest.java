@@ -143,10 +143,14 @@ class T16ConcurrencyTest {
 
     @Test
     void aCancelledSandboxStaysEnded() throws Exception {
-        try (Sandbox sb = LuaVM.create().sandbox(Capabilities.standard(), LONG_RUN)) {
-            Thread t = new Thread(() -> assertThrows(LuaLimitException.class, () -> sb.eval("x = 1 while true do end")));
+        CountDownLatch started = new CountDownLatch(1);
+        Capabilities caps = Capabilities.standard().toBuilder()
+                .grant("started", "signals the test", c -> { started.countDown(); return null; })
+                .build();
+        try (Sandbox sb = LuaVM.create().sandbox(caps, LONG_RUN)) {
+            Thread t = new Thread(() -> assertThrows(LuaLimitException.class, () -> sb.eval("x = 1 started() while true do end")));
             t.start();
-            while (!sb.isRunning()) Thread.onSpinWait();
+            assertTrue(started.await(10, TimeUnit.SECONDS));
             sb.cancel();
             t.join(10_000);
             // the script was stopped at an arbitrary point: no Lua code runs in this sandbox again
