@@ -278,7 +278,6 @@ public final class Sandbox implements AutoCloseable {
         }
         if (value instanceof Long l) return Long.toString(l);
         if (value instanceof Double d) return dev.luavm.value.LuaNumbers.toString(d);
-        if (value == null) return "nil";
         return "(error object is a " + dev.luavm.value.LuaValues.typeName(value) + " value)";
     }
 

@@ -35,7 +35,10 @@ final class Arith {
     /** tonumber: numbers as they are, numeric strings converted, else null. */
     static Object toNumber(Object v) {
         if (v instanceof Long || v instanceof Double) return v;
-        if (v instanceof LuaString s) return LuaNumbers.parse(s);
+        if (v instanceof LuaString s) {
+            Object n = LuaNumbers.parse(s);
+            return n instanceof Long l ? (Object) (double) l : n; // luaV_tonumber_ gives a float
+        }
         return null;
     }
 
@@ -53,7 +56,7 @@ final class Arith {
     /**
      * The arithmetic or bitwise operation {@code op} (an opcode ordinal) on raw values, with
      * string coercion; null when an operand is not (convertible to) a suitable number.
-     * Raises "attempt to divide by zero" and "attempt to perform 'n%%0'".
+     * Raises "attempt to divide by zero" and "attempt to perform 'n%0'".
      */
     static Object arith(int op, Object a, Object b) {
         if (isBitwise(op)) {
@@ -62,10 +65,11 @@ final class Arith {
             if (x == null || y == null) return null;
             return intOp(op, x, y);
         }
+        // integer arithmetic only when both operands ARE integers: numeric strings convert to floats (5.3's tonumber)
+        if (op != POW && op != DIV && a instanceof Long lx && b instanceof Long ly) return intOp(op, lx, ly);
         Object x = toNumber(a);
         Object y = toNumber(b);
         if (x == null || y == null) return null;
-        if (op != POW && op != DIV && x instanceof Long lx && y instanceof Long ly) return intOp(op, lx, ly);
         double dx = x instanceof Long l ? (double) l : (Double) x;
         double dy = y instanceof Long l ? (double) l : (Double) y;
         return floatOp(op, dx, dy);
@@ -108,7 +112,7 @@ final class Arith {
 
     /** luaV_mod: floor modulo; n % 0 is an error. */
     static long imod(long m, long n) {
-        if (n == 0) throw VmError.run("attempt to perform 'n%%0'");
+        if (n == 0) throw VmError.run("attempt to perform 'n%0'");
         if (n == -1) return 0;
         return Math.floorMod(m, n);
     }
@@ -116,7 +120,7 @@ final class Arith {
     /** luai_nummod: C fmod, then adjusted towards the sign of the divisor. */
     static double fmod(double a, double b) {
         double m = a % b;
-        if (m > 0 ? b < 0 : (m < 0 && b != m)) m += b;
+        if (m * b < 0) m += b; // luai_nummod of 5.3
         return m;
     }
 

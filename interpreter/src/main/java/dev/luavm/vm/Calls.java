@@ -6,6 +6,7 @@ import dev.luavm.bytecode.Prototype;
 import dev.luavm.meter.Sizes;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaClosure;
+import dev.luavm.value.LuaFunction;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaValues;
 import dev.luavm.value.Upvalue;
@@ -94,7 +95,8 @@ final class Calls {
                 return true;
             }
             Object tm = Meta.getTM(st, fn, Meta.CALL);
-            if (tm == null) throw VmError.type("call", Meta.typeName(st, fn), VmError.OP_A);
+            // as tryfuncTM: __call must itself be a function, and the error names the called value
+            if (!(tm instanceof LuaFunction)) throw VmError.type("call", Meta.typeName(st, fn), VmError.OP_A);
             co.ensureStack(func + nargs + 2 + Coroutine.EXTRA_STACK);
             Object[] s = co.stack;
             System.arraycopy(s, func, s, func + 1, nargs + 1);
@@ -490,15 +492,20 @@ final class Calls {
         return run;
     }
 
+    /** A number, with numeric strings read exactly (integers stay integers), as luaV_tointeger. */
+    private static Object exactNumber(Object v) {
+        return v instanceof LuaString str ? dev.luavm.value.LuaNumbers.parse(str) : Arith.toNumber(v);
+    }
+
     private static Long floorToInteger(Object v) {
-        Object n = Arith.toNumber(v);
+        Object n = exactNumber(v);
         if (n instanceof Long l) return l;
         if (n instanceof Double d) return dev.luavm.value.LuaNumbers.floatToInteger(Math.floor(d));
         return null;
     }
 
     private static Long ceilToInteger(Object v) {
-        Object n = Arith.toNumber(v);
+        Object n = exactNumber(v);
         if (n instanceof Long l) return l;
         if (n instanceof Double d) return dev.luavm.value.LuaNumbers.floatToInteger(Math.ceil(d));
         return null;

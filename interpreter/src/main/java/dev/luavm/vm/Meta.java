@@ -203,7 +203,7 @@ final class Meta {
         if (tm != null) return call(st, tm, a, b, null, 2, fromLoop, 0, 0);
         boolean unary = op == Arith.UNM || op == Arith.BNOT;
         if (Arith.isBitwise(op)) {
-            if ((a instanceof Long || a instanceof Double) && (b instanceof Long || b instanceof Double)) {
+            if (Arith.toNumber(a) != null && Arith.toNumber(b) != null) {
                 int blame = Arith.toInteger(a) == null ? VmError.OP_B : (unary ? VmError.OP_B : VmError.OP_C);
                 throw new VmError("number", blame, " has no integer representation");
             }

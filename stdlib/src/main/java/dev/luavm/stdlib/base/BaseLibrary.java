@@ -54,10 +54,22 @@ public final class BaseLibrary implements Library {
         throw new dev.luavm.vm.LuaError(msg);
     });
 
+    private static final LuaString TOSTRING_NAME = LuaString.of("tostring");
+
     static final Builtin PRINT = Builtin.of("print", c -> {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
+        // like 5.3's print, convert through whatever the global 'tostring' is now
+        Object tostring = c.index(c.globals(), TOSTRING_NAME);
         for (int i = 1; i <= c.nargs(); i++) {
-            LuaString s = c.toStringMeta(c.arg(i));
+            LuaString s;
+            if (tostring == BaseLibrary.TOSTRING) {
+                s = c.toStringMeta(c.arg(i));
+            } else {
+                Object r = c.call1(tostring, c.arg(i));
+                if (r instanceof LuaString str) s = str;
+                else if (r instanceof Long || r instanceof Double) s = c.toStringMeta(r);
+                else throw c.error("'tostring' must return a string to 'print'");
+            }
             if (i > 1) out.write('\t');
             c.chargeGas(1 + s.length() / 64);
             out.write(s.bytesUnsafe(), 0, s.length());

@@ -67,6 +67,9 @@ final class Require {
     /** The host searcher: source text from the host resolver, compiled by the VM's {@code load}. */
     static final Builtin HOST_SEARCHER = Builtin.of("searcher_host", c -> {
         LuaString name = c.checkString(1);
+        // stands where PUC's Lua-file searcher stands, so it insists on a string package.path as that one does
+        Object path = c.index(c.registry().get(Registry.PACKAGE), LuaString.of("path"));
+        if (!(path instanceof LuaString)) throw c.error("'package.path' must be a string");
         byte[] source = c.host().resolveModule(name.toString());
         if (source == null) return c.ret(LuaString.of("\n\tno module '" + name + "' in host resolver"));
         Object load = c.registry().get(Registry.LOAD);

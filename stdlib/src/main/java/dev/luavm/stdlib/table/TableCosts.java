@@ -20,4 +20,17 @@ final class TableCosts {
     static long bytes(long bytes) {
         return (bytes + BYTES_PER_UNIT - 1) / BYTES_PER_UNIT;
     }
+
+    /** element moves paid for at a time by {@link #beforeMove} */
+    static final int BATCH = 256;
+
+    /**
+     * Charges for the batch of element moves starting at move number {@code done} (0-based) of
+     * {@code total}, when {@code done} starts a batch. Moves are paid for batch by batch, before
+     * each batch runs (VM rule 1): a huge range is stopped by the meter as it goes, and a move that
+     * the script interrupts early (an erroring {@code __newindex}) costs only the batch it was in.
+     */
+    static void beforeMove(dev.luavm.lib.CallContext c, long done, long total) {
+        if (done % BATCH == 0) c.chargeGas(elements(Math.min(BATCH, total - done)));
+    }
 }

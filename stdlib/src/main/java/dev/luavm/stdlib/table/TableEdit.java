@@ -24,8 +24,8 @@ final class TableEdit {
             case 3 -> {
                 pos = c.checkInteger(2);
                 if (!(1 <= pos && pos <= e)) throw c.argError(2, "position out of bounds");
-                c.chargeGas(TableCosts.elements(e - pos));
                 for (long i = e; i > pos; i--) {
+                    TableCosts.beforeMove(c, e - i, e - pos);
                     TableArgs.set(c, t, i, TableArgs.get(c, t, i - 1)); // t[i] = t[i - 1]
                 }
             }
@@ -45,11 +45,9 @@ final class TableEdit {
             throw c.argError(1, "position out of bounds");
         }
         Object result = TableArgs.get(c, t, pos);
-        if (pos < size) {
-            long n = size - pos;
-            c.chargeGas(TableCosts.elements(n < 0 ? Long.MAX_VALUE : n));
-        }
+        long first = pos;
         for (; pos < size; pos++) {
+            TableCosts.beforeMove(c, pos - first, size - first);
             TableArgs.set(c, t, pos, TableArgs.get(c, t, pos + 1)); // t[pos] = t[pos + 1]
         }
         TableArgs.set(c, t, pos, null);
@@ -70,13 +68,14 @@ final class TableEdit {
             if (!(f > 0 || e < Long.MAX_VALUE + f)) throw c.argError(3, "too many elements to move");
             long n = e - f + 1; // number of elements to move
             if (!(t <= Long.MAX_VALUE - n + 1)) throw c.argError(4, "destination wrap around");
-            c.chargeGas(TableCosts.elements(n));
             if (t > e || t <= f || (tt != 1 && !c.equalsLua(src, dst))) {
                 for (long i = 0; i < n; i++) {
+                    TableCosts.beforeMove(c, i, n);
                     TableArgs.set(c, dst, t + i, TableArgs.get(c, src, f + i));
                 }
             } else {
                 for (long i = n - 1; i >= 0; i--) {
+                    TableCosts.beforeMove(c, n - 1 - i, n);
                     TableArgs.set(c, dst, t + i, TableArgs.get(c, src, f + i));
                 }
             }
