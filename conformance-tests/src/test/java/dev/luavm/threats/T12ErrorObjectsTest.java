@@ -23,7 +23,7 @@ class T12ErrorObjectsTest {
     void errorNil() {
         LuaScriptException e = error("error(nil)");
         assertNull(e.value());
-        assertEquals("nil", e.getMessage());
+        assertEquals("(error object is a nil value)", e.getMessage()); // as lua.c prints it
     }
 
     @Test
