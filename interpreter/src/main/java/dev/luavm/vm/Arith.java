@@ -53,7 +53,7 @@ final class Arith {
     /**
      * The arithmetic or bitwise operation {@code op} (an opcode ordinal) on raw values, with
      * string coercion; null when an operand is not (convertible to) a suitable number.
-     * Raises "attempt to divide by zero" and "attempt to perform 'n%%0'".
+     * Raises "attempt to divide by zero" and "attempt to perform 'n%0'".
      */
     static Object arith(int op, Object a, Object b) {
         if (isBitwise(op)) {
@@ -108,7 +108,7 @@ final class Arith {
 
     /** luaV_mod: floor modulo; n % 0 is an error. */
     static long imod(long m, long n) {
-        if (n == 0) throw VmError.run("attempt to perform 'n%%0'");
+        if (n == 0) throw VmError.run("attempt to perform 'n%0'");
         if (n == -1) return 0;
         return Math.floorMod(m, n);
     }
