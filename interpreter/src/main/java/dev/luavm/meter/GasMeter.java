@@ -54,6 +54,15 @@ public final class GasMeter {
         if (u >= nextCheck) check();
     }
 
+    /**
+     * Units that may still be counted locally before the next {@link #charge} must happen (the
+     * distance to the next poll): the dispatch loop keeps its count in a local until then.
+     */
+    public long room() {
+        long r = nextCheck - used;
+        return r <= 0 ? 0 : r;
+    }
+
     /** The slow path: polls cancellation, gas and the clock. */
     public void check() {
         if (terminated != null) throw new LuaTermination(terminated);

@@ -279,7 +279,12 @@ final class Calls {
                 CallFrame f = co.frames[i];
                 if (f.kind == CallFrame.PCALL || f.kind == CallFrame.XPCALL) {
                     if (f.kind == CallFrame.XPCALL) {
-                        callHandler(st, co, i, e.value());
+                        st.handlerRaiser = raiser;
+                        try {
+                            callHandler(st, co, i, e.value());
+                        } finally {
+                            st.handlerRaiser = null;
+                        }
                     } else {
                         failMarker(co, i, e.value());
                     }

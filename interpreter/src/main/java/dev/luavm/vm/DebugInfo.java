@@ -320,7 +320,8 @@ public final class DebugInfo {
     /** debug.traceback([msg [, level]]) for the coroutine running the builtin {@code c}. */
     public static String traceback(CallContext c, String msg, int level) {
         Ctx ctx = (Ctx) c;
-        return traceback(ctx.st, ctx.st.current, msg, level, null, true);
+        Builtin raiser = level == 1 && ctx.caller == null ? ctx.st.handlerRaiser : null;
+        return traceback(ctx.st, ctx.st.current, msg, level, raiser, true);
     }
 
     /** debug.traceback of another coroutine. */
@@ -352,8 +353,7 @@ public final class DebugInfo {
         long idx = co.nframes - level;
         if (idx < 0) return null;
         CallFrame f = co.frames[(int) idx];
-        String[] name = level == 1 ? funcNameFromCode(ctx.caller) == null ? frameFuncName(co, (int) idx)
-                : frameFuncName(co, (int) idx) : frameFuncName(co, (int) idx);
+        String[] name = frameFuncName(co, (int) idx);
         if (f.kind == CallFrame.LUA) fill(t, f.closure, currentLine(f), name);
         else fill(t, f.builtin, -1, name);
         return t;

@@ -65,6 +65,7 @@ final class Interpreter {
         final GasMeter meter = st.gas;
         LuaError pending = pendingError;
         long gas = 0;
+        long gasRoom = meter.room();
         Coroutine co = null;
         CallFrame f = null;
         int pc = -1;
@@ -350,9 +351,10 @@ final class Interpreter {
                             int sbx = (i >>> 14) - 131071;
                             pc += sbx;
                             if (((i >>> 6) & 0xFF) != 0) co.closeUpvalues(ra - 1);
-                            if (sbx < 0) {
+                            if (sbx < 0 && gas >= gasRoom) {
                                 meter.charge(gas);
                                 gas = 0;
+                                gasRoom = meter.room();
                             }
                             continue;
                         }
@@ -402,8 +404,11 @@ final class Interpreter {
                         case 36: { // CALL
                             int b = i >>> 23;
                             if (b != 0) co.top = ra + b;
-                            meter.charge(gas);
-                            gas = 0;
+                            if (gas >= gasRoom) {
+                                meter.charge(gas);
+                                gas = 0;
+                                gasRoom = meter.room();
+                            }
                             f.pc = pc;
                             Object fn = stack[ra];
                             if (fn instanceof LuaClosure ncl) {
@@ -419,8 +424,11 @@ final class Interpreter {
                         case 37: { // TAILCALL
                             int b = i >>> 23;
                             if (b != 0) co.top = ra + b;
-                            meter.charge(gas);
-                            gas = 0;
+                            if (gas >= gasRoom) {
+                                meter.charge(gas);
+                                gas = 0;
+                                gasRoom = meter.room();
+                            }
                             f.pc = pc;
                             Object fn = stack[ra];
                             if (fn instanceof LuaClosure ncl) {
@@ -447,8 +455,11 @@ final class Interpreter {
                         case 38: { // RETURN
                             int b = i >>> 23;
                             int n = b != 0 ? b - 1 : co.top - ra;
-                            meter.charge(gas);
-                            gas = 0;
+                            if (gas >= gasRoom) {
+                                meter.charge(gas);
+                                gas = 0;
+                                gasRoom = meter.room();
+                            }
                             if (co.openUpvals != null) co.closeUpvalues(base);
                             int dst = f.func;
                             int want = f.nresults;
@@ -463,7 +474,10 @@ final class Interpreter {
                                 for (; j < want; j++) stack[dst + j] = null;
                             }
                             co.nframes--;
-                            if ((f.flags & CallFrame.SPECIAL) != 0 && Calls.finishSpecial(st, co, f)) return;
+                            if ((f.flags & CallFrame.SPECIAL) != 0 && Calls.finishSpecial(st, co, f)) {
+                                meter.charge(gas);
+                                return;
+                            }
                             continue outer;
                         }
                         case 39: { // FORLOOP
@@ -490,8 +504,11 @@ final class Interpreter {
                                     pc += (i >>> 14) - 131071;
                                 }
                             }
-                            meter.charge(gas);
-                            gas = 0;
+                            if (gas >= gasRoom) {
+                                meter.charge(gas);
+                                gas = 0;
+                                gasRoom = meter.room();
+                            }
                             continue;
                         }
                         case 40: { // FORPREP
@@ -505,8 +522,11 @@ final class Interpreter {
                             stack[cb + 1] = stack[ra + 1];
                             stack[cb] = stack[ra];
                             co.top = cb + 3;
-                            meter.charge(gas);
-                            gas = 0;
+                            if (gas >= gasRoom) {
+                                meter.charge(gas);
+                                gas = 0;
+                                gasRoom = meter.room();
+                            }
                             f.pc = pc;
                             if (Calls.precall(st, co, cb, 2, (i >>> 14) & 0x1FF, 0, f)) {
                                 stack = co.stack;
@@ -520,8 +540,11 @@ final class Interpreter {
                                 stack[ra] = x;
                                 pc += (i >>> 14) - 131071;
                             }
-                            meter.charge(gas);
-                            gas = 0;
+                            if (gas >= gasRoom) {
+                                meter.charge(gas);
+                                gas = 0;
+                                gasRoom = meter.room();
+                            }
                             continue;
                         }
                         case 43: { // SETLIST
@@ -566,6 +589,10 @@ final class Interpreter {
             } catch (LuaError e) {
                 if (pc >= 0) f.pc = pc;
                 pending = e;
+                long g = gas;
+                gas = 0;
+                meter.charge(g);
+                gasRoom = meter.room();
             }
         }
     }

@@ -79,6 +79,8 @@ public final class LuaState {
     int javaDepth;
     /** the builtin running on top, if any (for tracebacks of errors it raises) */
     Builtin runningBuiltin;
+    /** while a builtin xpcall handler runs: the builtin that raised (shown atop its traceback) */
+    Builtin handlerRaiser;
 
     public LuaState(MemoryMeter memory, GasMeter gas, HostEnvironment host, Settings settings) {
         this.memory = memory;
