@@ -65,7 +65,8 @@ final class Arith {
         Object x = toNumber(a);
         Object y = toNumber(b);
         if (x == null || y == null) return null;
-        if (op != POW && op != DIV && x instanceof Long lx && y instanceof Long ly) return intOp(op, lx, ly);
+        // 5.3: integer arithmetic only on integer values; strings convert to floats (lvm.c tonumber)
+        if (op != POW && op != DIV && a instanceof Long lx && b instanceof Long ly) return intOp(op, lx, ly);
         double dx = x instanceof Long l ? (double) l : (Double) x;
         double dy = y instanceof Long l ? (double) l : (Double) y;
         return floatOp(op, dx, dy);

@@ -75,7 +75,7 @@ final class Intrinsics {
         @Override
         boolean precall(LuaState st, Coroutine co, int func, int nargs, int nres, int flags, CallFrame caller) {
             if (!(co.stack[func + 1] instanceof Coroutine co2) || nargs < 1) {
-                throw argError(st, co, this, caller, 1, "coroutine expected");
+                throw argError(st, co, this, caller, 1, "thread expected");
             }
             return resume(st, co, co2, this, CallFrame.RESUME, func, func + 2, nargs - 1, nres, flags, caller);
         }
@@ -173,7 +173,7 @@ final class Intrinsics {
     });
 
     static final Builtin STATUS = Builtin.of("coroutine.status", c -> {
-        if (!(c.arg(1) instanceof Coroutine co)) throw c.typeError(1, "coroutine");
+        if (!(c.arg(1) instanceof Coroutine co)) throw c.argError(1, "thread expected");
         Ctx x = (Ctx) c;
         String s = co == x.st.current ? "running" : co.status.luaName;
         return c.ret(LuaString.of(s));
