@@ -265,6 +265,49 @@ public final class LuaState {
         return out;
     }
 
+    // ---- live-heap walk (for MemoryMeter's LiveSizer, see dev.luavm.meter.LiveHeapWalker)
+
+    /** Pushes every root of this sandbox: globals, registry, type metatables, running coroutines. */
+    public void pushRoots(java.util.function.Consumer<Object> push) {
+        push.accept(globals);
+        push.accept(registry);
+        push.accept(stringMeta);
+        push.accept(numberMeta);
+        push.accept(booleanMeta);
+        push.accept(nilMeta);
+        push.accept(functionMeta);
+        push.accept(threadMeta);
+        push.accept(mainCoroutine);
+        for (Coroutine co = current; co != null; co = co.resumer) push.accept(co);
+    }
+
+    /**
+     * Sizes a VM object the generic walker does not know (a coroutine, a wrap function) and
+     * pushes what it references; -1 for anything else.
+     */
+    public long visitVmObject(Object o, java.util.function.Consumer<Object> push) {
+        if (o instanceof Coroutine co) {
+            push.accept(co.body);
+            push.accept(co.resumer);
+            int live = co.top;
+            for (int i = 0; i < co.nframes; i++) {
+                CallFrame f = co.frames[i];
+                push.accept(f.closure);
+                push.accept(f.handler);
+                if (f.kind == CallFrame.LUA) live = Math.max(live, f.base + f.closure.proto.maxStackSize);
+            }
+            live = Math.min(live, co.stack.length);
+            for (int i = 0; i < live; i++) push.accept(co.stack[i]);
+            for (dev.luavm.value.Upvalue u = co.openUpvals; u != null; u = u.nextOpen) push.accept(u);
+            return co.estimatedBytes();
+        }
+        if (o instanceof Intrinsics.WrapFn w) {
+            push.accept(w.co);
+            return dev.luavm.meter.Sizes.CLOSURE_HEADER;
+        }
+        return -1;
+    }
+
     // ---- control
 
     /** Stops the run at its next safepoint (callable from any thread). */
