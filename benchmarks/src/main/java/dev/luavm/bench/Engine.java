@@ -8,7 +8,7 @@ import java.util.List;
  * long-lived environment ("session", a sandbox in luavm's words) to evaluate snippets in.
  *
  * <p>Adapters: {@link LuajEngine} (interpreter and luajc), {@link LunaEngine}, and
- * {@code LuavmEngine} (in {@code src/luavm/java}, built with {@code -Pluavm}). {@link Engines}
+ * {@code LuavmEngine}. {@link Engines}
  * maps the names used on the command line and in JMH params to adapters.
  */
 public interface Engine {

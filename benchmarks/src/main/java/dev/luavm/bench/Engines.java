@@ -80,7 +80,7 @@ public final class Engines {
             return (Engine) c.getConstructor(boolean.class).newInstance(metered);
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("luavm engine not built into this jar: luavm's public API "
-                    + "is not there yet, or the jar was built without -Pluavm", e);
+                    + "is missing from the jar", e);
         } catch (InvocationTargetException e) {
             throw new IllegalStateException("luavm engine failed to start", e.getCause());
         } catch (ReflectiveOperationException e) {

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * luavm through its public API only: the one class to adjust when that API changes.
- * Built only with {@code -Pluavm} (see benchmarks/pom.xml); {@link Engines} finds it by name.
+ * {@link Engines} finds it by name.
  *
  * <p>Metered: {@code Limits.unlimited()} with finite gas and memory limits far beyond any
  * benchmark ({@link #METERED_GAS}, {@link #METERED_MEMORY}), so the run pays for metering but
@@ -33,11 +33,15 @@ public final class LuavmEngine implements Engine {
         this.metered = metered;
     }
 
-    private Sandbox newSandbox() throws Exception {
-        Limits limits = metered
+    private Limits limits() {
+        return metered
                 ? Limits.unlimited().withGas(METERED_GAS).withMemory(METERED_MEMORY)
                 : Limits.unlimited();
-        return vm.newSandbox(Capabilities.standard(), limits);
+    }
+
+    private Sandbox newSandbox(java.io.OutputStream out) {
+        Sandbox.Builder b = vm.sandbox().capabilities(Capabilities.standard()).limits(limits());
+        return out == null ? b.build() : b.output(out).build();
     }
 
     @Override
@@ -45,8 +49,7 @@ public final class LuavmEngine implements Engine {
         CompiledChunk chunk = vm.compile(chunkName, source);
         return (scriptName, args) -> {
             LuajEngine.Output out = new LuajEngine.Output();
-            try (Sandbox sb = newSandbox()) {
-                sb.setOutput(out.stream);
+            try (Sandbox sb = newSandbox(out.stream)) {
                 sb.eval(argTable(scriptName, args));
                 sb.run(chunk);
             }
@@ -56,7 +59,7 @@ public final class LuavmEngine implements Engine {
 
     @Override
     public Session newSession() throws Exception {
-        Sandbox sb = newSandbox();
+        Sandbox sb = newSandbox(null);
         return new Session() {
             @Override
             public Object eval(String code) throws Exception {
