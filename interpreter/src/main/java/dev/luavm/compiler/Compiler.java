@@ -380,16 +380,27 @@ final class Compiler {
         truncate(gotos, out);
     }
 
+    /** PUC keeps labels and pending gotos in arrays of at most SHRT_MAX entries. */
+    private static final int MAX_LABELS = Short.MAX_VALUE;
+
+    private static void addLabel(List<LabelDesc> list, LabelDesc l) {
+        if (list.size() >= MAX_LABELS) {
+            // raised by PUC's luaM_growvector: a plain message, without position
+            throw new dev.luavm.vm.LuaError(LuaString.of("too many labels/gotos (limit is " + MAX_LABELS + ")"));
+        }
+        list.add(l);
+    }
+
     private void breakLabel() {
         LabelDesc lb = new LabelDesc("break", fs.pc, 0, fs.nactvar);
-        labels.add(lb);
+        addLabel(labels, lb);
         findGotos(lb);
     }
 
     /** gotoStat / breakStat, with the jump at {@code pc}. */
     private void gotoStat(String label, int line, int pc) {
         LabelDesc gt = new LabelDesc(label, pc, line, fs.nactvar);
-        gotos.add(gt);
+        addLabel(gotos, gt);
         if (findLabel(gt)) gotos.remove(gotos.size() - 1); // label already defined
     }
 
@@ -471,7 +482,7 @@ final class Compiler {
         checkRepeated(label);
         at(ctx.DCOLON(1));
         LabelDesc lb = new LabelDesc(label, fs.getLabel(), line, fs.nactvar);
-        labels.add(lb);
+        addLabel(labels, lb);
         return lb;
     }
 

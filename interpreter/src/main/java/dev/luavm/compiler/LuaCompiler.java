@@ -32,6 +32,8 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
  *       first and full LL only if SLL fails;</li>
  *   <li>{@link Compiler} walks the tree and generates code through {@link FuncState}.</li>
  * </ol>
+ * At the maximum nesting PUC allows, the ANTLR parser and the compiler need about 400 KB of
+ * Java stack; compile on a thread with the default 1 MB stack or more.
  * Binary chunks (starting with ESC) are the caller's business; here they are a lexical error.
  */
 public final class LuaCompiler {
@@ -50,8 +52,16 @@ public final class LuaCompiler {
         String text = new String(source, StandardCharsets.ISO_8859_1);
         CompileErrors errors = new CompileErrors(chunkName);
         List<LuaToken> tokens = new SyntaxChecker(new LuaLexer(text, errors), errors, work).check();
-        LuaParser.ChunkContext tree = parse(tokens, errors);
-        return new Compiler(errors, tokens, chunkName).mainFunc(tree);
+        try {
+            LuaParser.ChunkContext tree = parse(tokens, errors);
+            return new Compiler(errors, tokens, chunkName).mainFunc(tree);
+        } catch (StackOverflowError e) {
+            // The checker bounds nesting at PUC's 200 levels, which needs about 400 KB of Java
+            // stack at most (the default thread stack is 1 MB). On a thread with less stack
+            // left, fail cleanly rather than let the overflow escape.
+            int line = tokens.get(tokens.size() - 1).getLine();
+            throw errors.semantic(line, "chunk nested too deeply for the host stack");
+        }
     }
 
     /** Two-stage ANTLR parse: SLL with bail-out, then full LL with a throwing listener. */

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# One command for all the benchmark tables: builds the benchmarks jar, times every program
+# as a whole process under lua5.3 and ./luavm (compare-processes.sh), runs the JMH warm-run
+# benchmarks on every engine built into the jar, the compile-speed and sandbox-latency
+# benchmarks, the sandbox footprint, and writes benchmarks/RESULTS.md.
+#
+# usage: benchmarks/run-all.sh [--quick] [--no-build]
+#   --quick     1 fork, 1 warmup, 1 iteration, 1 process run: checks the pipeline, measures
+#               nothing; writes target/results/RESULTS.md instead of benchmarks/RESULTS.md
+#   --no-build  use benchmarks/target/benchmarks.jar as it is
+# Settings (environment): FORKS (2), WARMUPS (3), ITERATIONS (5) for JMH; RUNS (3) process
+# runs per program; ENGINES (every engine in the jar, comma-separated); PROGRAMS (all);
+# SIZE (each program's default); BENCH_DIR (see bench-dir.sh).
+# Raw results (JMH CSV and logs) go to benchmarks/target/results/.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/bench-dir.sh"
+
+build=1
+out="$here/RESULTS.md"
+if [ "${1:-}" = "--quick" ]; then
+  FORKS=1 WARMUPS=1 ITERATIONS=1 RUNS=1; out="$here/target/results/RESULTS.md"; shift
+fi
+if [ "${1:-}" = "--no-build" ]; then build=0; shift; fi
+[ $# -eq 0 ] || { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+FORKS="${FORKS:-2}" WARMUPS="${WARMUPS:-3}" ITERATIONS="${ITERATIONS:-5}" RUNS="${RUNS:-3}"
+
+jar="$here/target/benchmarks.jar"
+res="$here/target/results"
+mkdir -p "$res"
+rm -f "$res"/*.csv "$res"/*.log "$res"/*.tsv "$res"/*.md
+
+luavm_note=""
+if [ $build -eq 1 ]; then
+  echo "== building the benchmarks jar (with the luavm adapter if luavm's API is there)" >&2
+  if ! (cd "$repo" && mvn -q -B -pl benchmarks -am package -DskipTests -Pluavm > "$res/build-luavm.log" 2>&1); then
+    luavm_note="The luavm adapter did not compile (luavm's public API missing or changed; see target/results/build-luavm.log): luavm columns are empty."
+    echo "   $luavm_note" >&2
+    (cd "$repo" && mvn -q -B -pl benchmarks -am package -DskipTests) > "$res/build.log" 2>&1 \
+      || { cat "$res/build.log" >&2; exit 1; }
+  fi
+fi
+[ -f "$jar" ] || { echo "no $jar: run without --no-build" >&2; exit 1; }
+
+java_props=(-Dbench.dir="$bench_dir")
+[ -n "${SIZE:-}" ] && java_props+=(-Dbench.size="$SIZE")
+tool() { java "${java_props[@]}" -cp "$jar" "$@"; }
+jmh() { java "${java_props[@]}" -jar "$jar" -f "$FORKS" -wi "$WARMUPS" -i "$ITERATIONS" "$@"; }
+
+engines="${ENGINES:-$(tool dev.luavm.bench.Plan engines)}"
+echo "== engines: $engines; programs from $bench_dir" >&2
+
+echo "== whole processes: lua5.3 vs ./luavm ($RUNS runs each)" >&2
+compare_rc=0
+"$here/compare-processes.sh" -n "$RUNS" ${SIZE:+-s "$SIZE"} ${PROGRAMS:+-p "$PROGRAMS"} --tsv "$res/processes.tsv" \
+  > "$res/processes.md" || compare_rc=$?
+
+report_args=(--lua53 "$res/processes.tsv" --engines "$engines")
+IFS=',' read -r -a engine_list <<< "$engines"
+for e in "${engine_list[@]}"; do
+  programs="$(tool dev.luavm.bench.Plan programs "$e")"
+  if [ -n "${PROGRAMS:-}" ]; then
+    programs="$(comm -12 <(tr ',' '\n' <<< "$programs" | sort) <(tr ',' '\n' <<< "$PROGRAMS" | sort) | paste -sd, -)"
+  fi
+  [ -n "$programs" ] || continue
+  echo "== JMH warm runs: $e on $programs" >&2
+  jmh 'dev.luavm.bench.ProgramBenchmark' -p engine="$e" -p program="$programs" \
+    -rf csv -rff "$res/programs-$e.csv" > "$res/programs-$e.log" 2>&1 \
+    || echo "   JMH exited non-zero for $e: see $res/programs-$e.log" >&2
+  grep -E "WrongOutputException|Exception:" "$res/programs-$e.log" | sort -u | head -20 >&2 || true
+  report_args+=(--programs "$res/programs-$e.csv")
+done
+
+has() { [[ ",$engines," == *",$1,"* ]]; }
+compile_engines="" sandbox_engines=""
+for e in luavm luna; do has "$e" && compile_engines="${compile_engines:+$compile_engines,}$e"; done
+for e in luavm luaj luna; do has "$e" && sandbox_engines="${sandbox_engines:+$sandbox_engines,}$e"; done
+if [ -n "$compile_engines" ]; then
+  echo "== JMH compile speed: $compile_engines" >&2
+  jmh 'dev.luavm.bench.CompileBenchmark' -p engine="$compile_engines" -rf csv -rff "$res/compile.csv" \
+    > "$res/compile.log" 2>&1 || echo "   JMH exited non-zero: see $res/compile.log" >&2
+  report_args+=(--embedding "$res/compile.csv")
+fi
+if [ -n "$sandbox_engines" ]; then
+  echo "== JMH sandbox latency: $sandbox_engines" >&2
+  jmh 'dev.luavm.bench.SandboxBenchmark' -p engine="$sandbox_engines" -rf csv -rff "$res/sandbox.csv" \
+    > "$res/sandbox.log" 2>&1 || echo "   JMH exited non-zero: see $res/sandbox.log" >&2
+  report_args+=(--embedding "$res/sandbox.csv")
+  echo "== sandbox footprint: $sandbox_engines" >&2
+  java -Djdk.attach.allowAttachSelf=true -Xms2g -Xmx2g -cp "$jar" dev.luavm.bench.Footprint -e "$sandbox_engines" > "$res/footprint.md" 2> "$res/footprint.log" \
+    || echo "   Footprint failed: see $res/footprint.log" >&2
+fi
+
+tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} > "$res/jmh.md"
+
+{
+  echo "# Benchmark results"
+  echo
+  echo "Written by \`benchmarks/run-all.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC') at commit $(git -C "$repo" rev-parse --short HEAD)."
+  echo "See benchmarks/README.md for what each column means."
+  echo
+  echo "## Machine"
+  echo
+  echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), nproc $(nproc)"
+  echo "- memory: $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+  echo "- java: $(java -version 2>&1 | paste -sd';' - | sed 's/;/; /g')"
+  echo "- lua5.3: $(lua5.3 -v 2>&1)"
+  echo "- JMH: $FORKS forks, $WARMUPS warmup and $ITERATIONS measured iterations; processes: median of $RUNS runs"
+  echo "- programs: $bench_dir${SIZE:+, size $SIZE}; engines: $engines"
+  [ -n "$luavm_note" ] && { echo; echo "$luavm_note"; }
+  echo
+  echo "## Warm runs in one JVM (JMH)"
+  echo
+  cat "$res/jmh.md"
+  if [ -s "$res/footprint.md" ]; then
+    echo "### Retained bytes per sandbox"
+    echo
+    cat "$res/footprint.md"
+    echo
+  fi
+  echo "## Whole processes: lua5.3 vs ./luavm"
+  echo
+  cat "$res/processes.md"
+} > "$out"
+echo "== wrote $out" >&2
+[ $compare_rc -eq 0 ] || echo "compare-processes.sh reported failures (exit $compare_rc)" >&2

@@ -1,0 +1,12 @@
+/**
+ * The front end: Lua 5.3 source to PUC 5.3 register bytecode.
+ *
+ * <p>{@link dev.luavm.compiler.LuaCompiler} is the entry point. {@code LuaLexer}
+ * (after llex.c) feeds {@code SyntaxChecker} (a recognizer following lparser.c,
+ * giving PUC's exact syntax errors and bounding nesting at 200 "C levels"); the ANTLR parser
+ * generated from {@code grammar/src/main/antlr4/dev/luavm/grammar/Lua.g4} then builds the tree that
+ * {@code Compiler} (lparser.c's code-generating half) compiles through
+ * {@code FuncState} (lcode.c) with {@code ExpDesc}
+ * descriptors. {@link dev.luavm.compiler.ChunkId} formats chunk names for messages, for the VM too.
+ */
+package dev.luavm.compiler;
