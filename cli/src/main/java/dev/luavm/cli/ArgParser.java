@@ -1,0 +1,114 @@
+package dev.luavm.cli;
+
+import java.util.List;
+
+/** Turns the command line into {@link Options}; a bad command line raises {@link UsageException}. */
+final class ArgParser {
+    private ArgParser() {}
+
+    /** A malformed command line; the message says what is wrong. */
+    static final class UsageException extends Exception {
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    static Options parse(String[] argv) throws UsageException {
+        Options o = new Options();
+        o.rawArgs = List.of(argv);
+        int i = 0;
+        while (i < argv.length) {
+            String a = argv[i];
+            if (a.equals("--")) {
+                i++;
+                break;
+            }
+            if (a.equals("-") || !a.startsWith("-")) break;
+            if (a.startsWith("--")) {
+                i = longOption(o, argv, i);
+                continue;
+            }
+            switch (a) {
+                case "-e" -> {
+                    if (i + 1 >= argv.length) throw new UsageException("'-e' needs argument");
+                    o.statements.add(argv[++i]);
+                }
+                case "-i" -> o.interactive = true;
+                case "-l" -> o.listing++;
+                case "-v" -> o.version = true;
+                case "-E" -> { }
+                default -> {
+                    // lua.c accepts "-estat" glued together
+                    if (a.startsWith("-e")) o.statements.add(a.substring(2));
+                    else throw new UsageException("unrecognized option '" + a + "'");
+                }
+            }
+            i++;
+        }
+        if (i < argv.length) {
+            o.script = argv[i];
+            o.scriptIndex = i;
+        }
+        if (o.listing > 0 && o.script == null) throw new UsageException("'-l' needs a script to list");
+        return o;
+    }
+
+    private static int longOption(Options o, String[] argv, int i) throws UsageException {
+        String a = argv[i];
+        String name = a;
+        String value = null;
+        int eq = a.indexOf('=');
+        if (eq > 0) {
+            name = a.substring(0, eq);
+            value = a.substring(eq + 1);
+        }
+        if (name.equals("--help")) {
+            o.help = true;
+            return i + 1;
+        }
+        if (name.equals("--version")) {
+            o.version = true;
+            return i + 1;
+        }
+        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps").contains(name)) {
+            throw new UsageException("unrecognized option '" + a + "'");
+        }
+        int next = i + 1;
+        if (value == null) {
+            if (next >= argv.length) throw new UsageException("'" + name + "' needs argument");
+            value = argv[next++];
+        }
+        try {
+            switch (name) {
+                case "--gas" -> o.gas = Quantities.parseCount(value, value);
+                case "--memory" -> o.memory = Quantities.parseSize(value);
+                case "--timeout" -> o.timeout = Quantities.parseDuration(value);
+                case "--output" -> o.output = Quantities.parseSize(value);
+                default -> o.caps = value;
+            }
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(name + ": " + e.getMessage());
+        }
+        return next;
+    }
+
+    static final String USAGE = String.join("\n",
+            "usage: luavm [options] [script [args]]",
+            "Available options are:",
+            "  -e stat         execute string 'stat'",
+            "  -i              enter interactive mode after executing 'script'",
+            "  -l              list the script's bytecode (like luac -l) instead of running it; -l -l: full",
+            "  -v              show version information",
+            "  -E              ignored (luavm reads no environment variables)",
+            "  --              stop handling options",
+            "  -               stop handling options and execute stdin",
+            "  --gas N         instruction budget (default: unlimited)",
+            "  --memory SIZE   memory the script may hold, e.g. 64m (default: 1g or half the JVM heap)",
+            "  --timeout DUR   wall-clock limit, e.g. 500ms, 2s, 1m (default: none)",
+            "  --output SIZE   bytes the script may print (default: unlimited)",
+            "  --caps LIST     library bundles, comma-separated: standard, none, base, string, ...",
+            "                  (default: standard)",
+            "  --help          show this help",
+            "Exit status: 0 success, 1 error, 3 a limit ended the run.",
+            "");
+}

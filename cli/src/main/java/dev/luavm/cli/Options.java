@@ -1,0 +1,47 @@
+package dev.luavm.cli;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The parsed command line, as {@code lua.c} reads it plus luavm's limit options:
+ * <pre>
+ *   luavm [options] [script [args]]
+ *   -e stat       execute string 'stat' (in order, before the script)
+ *   -i            enter interactive mode after running the script
+ *   -l            print a luac-style listing of the script instead of running it (-l -l: full)
+ *   -v            show version information
+ *   -E            ignored (luavm reads no environment variables)
+ *   --            stop handling options
+ *   -             stop handling options and run stdin
+ *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --help
+ * </pre>
+ * {@link #rawArgs} keeps every argument so the {@code arg} table can give the interpreter's
+ * own arguments negative indices, as {@code lua.c} does; {@link #scriptIndex} is the script's
+ * position in it (or -1 without a script).
+ */
+final class Options {
+    /** An {@code -e} chunk, in command-line order. */
+    final List<String> statements = new ArrayList<>();
+    boolean interactive;
+    int listing;
+    boolean version;
+    boolean help;
+    /** null: no script; "-" for stdin */
+    String script;
+    int scriptIndex = -1;
+    List<String> rawArgs = List.of();
+
+    Long gas;
+    Long memory;
+    Duration timeout;
+    Long output;
+    /** comma-separated bundle names, null for the default */
+    String caps;
+
+    /** Arguments after the script (its {@code ...} and {@code arg[1..n]}). */
+    List<String> scriptArgs() {
+        return scriptIndex < 0 ? List.of() : rawArgs.subList(scriptIndex + 1, rawArgs.size());
+    }
+}

@@ -1,0 +1,76 @@
+package dev.luavm.threats;
+
+import dev.luavm.Capabilities;
+import dev.luavm.CompiledChunk;
+import dev.luavm.Sandbox;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static dev.luavm.threats.ThreatSupport.TIGHT;
+import static dev.luavm.threats.ThreatSupport.VM;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/** T11 Two sandboxes in one JVM never see each other's changes. */
+class T11SharedStateTest {
+    @Test
+    void stringMetatableAndLibraryTables() {
+        try (Sandbox a = ThreatSupport.sandbox(); Sandbox b = ThreatSupport.sandbox()) {
+            a.eval("getmetatable('').__index = {upper = function() return 'pwned' end} string.lower = nil "
+                    + "table.insert = nil math.pi = 3 getmetatable('').__add = function() return 1 end");
+            assertEquals("pwned", a.eval("return ('x'):upper()"));
+            assertEquals("X", b.eval("return ('x'):upper()"));
+            assertEquals("x", b.eval("return string.lower('X')"));
+            assertEquals(true, b.eval("return type(table.insert) == 'function' and math.pi > 3.14"));
+            assertEquals(false, b.eval("return pcall(function() return 'a' + {} end)"));
+        }
+    }
+
+    @Test
+    void globals() {
+        try (Sandbox a = ThreatSupport.sandbox(); Sandbox b = ThreatSupport.sandbox()) {
+            a.eval("x = 1 _G.print = nil setmetatable(_G, {__index = function() return 'leak' end})");
+            assertNull(b.eval("return x"));
+            assertEquals(true, b.eval("return type(print) == 'function' and getmetatable(_G) == nil"));
+        }
+    }
+
+    @Test
+    void randomSeeds() {
+        try (Sandbox a = VM.sandbox().randomSeed(42).limits(TIGHT).build();
+             Sandbox b = VM.sandbox().randomSeed(42).limits(TIGHT).build()) {
+            Object first = a.eval("return math.random(1, 1000000)");
+            a.eval("math.randomseed(7) for i = 1, 100 do math.random() end");
+            assertEquals(first, b.eval("return math.random(1, 1000000)"));
+        }
+        try (Sandbox c = ThreatSupport.sandbox(); Sandbox d = ThreatSupport.sandbox()) {
+            // fresh seeds differ between sandboxes (nothing shared)
+            assertNotEquals(c.eval("local t = {} for i = 1, 8 do t[i] = math.random(1 << 30) end return table.concat(t, ',')"),
+                    d.eval("local t = {} for i = 1, 8 do t[i] = math.random(1 << 30) end return table.concat(t, ',')"));
+        }
+    }
+
+    @Test
+    void sharedCompiledChunkKeepsNoState() {
+        CompiledChunk chunk = VM.compile("counter", "local f = function() end counter = (counter or 0) + 1 "
+                + "first = first or f return counter, first == f");
+        try (Sandbox a = ThreatSupport.sandbox(); Sandbox b = ThreatSupport.sandbox()) {
+            assertEquals(List.of(1L, true), a.run(chunk));
+            assertEquals(2L, a.run(chunk).get(0));
+            // the closure a's first run made never reaches b
+            assertEquals(List.of(1L, true), b.run(chunk));
+            assertEquals(false, b.eval("return first == nil"));
+        }
+    }
+
+    @Test
+    void capabilitiesDoNotLeakBetweenSandboxes() {
+        Capabilities granted = Capabilities.standard().toBuilder().grant("secret", "a secret", c -> "s3cr3t").build();
+        try (Sandbox a = VM.sandbox(granted, TIGHT); Sandbox b = ThreatSupport.sandbox()) {
+            assertEquals("s3cr3t", a.eval("return secret()"));
+            assertNull(b.eval("return secret"));
+        }
+    }
+}

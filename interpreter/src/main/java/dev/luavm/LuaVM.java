@@ -1,0 +1,260 @@
+package dev.luavm;
+
+import dev.luavm.bytecode.Prototype;
+import dev.luavm.compiler.LuaCompiler;
+import dev.luavm.host.HostCallPolicy;
+import dev.luavm.host.ValueConverter;
+import dev.luavm.lib.Library;
+import dev.luavm.vm.LuaError;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.Set;
+
+/**
+ * The entry point of the luavm API: a Lua 5.3 runtime for untrusted scripts.
+ *
+ * <h2>Quick start</h2>
+ * <pre>{@code
+ * try (Sandbox sb = LuaVM.newSandbox(Capabilities.standard())) {
+ *     Object r = sb.eval("return 6 * 7");          // 42L
+ * }
+ * }</pre>
+ * A {@code LuaVM} holds what sandboxes share: the capability bundles found on the class path,
+ * default {@link Limits}, the {@link HostCallPolicy} and conversion settings. It compiles chunks
+ * once ({@link #compile}) for any number of sandboxes ({@link #sandbox()}). It is immutable and
+ * thread-safe; a {@link Sandbox} is used by one thread at a time.
+ *
+ * <h2>Architecture</h2>
+ * <ul>
+ *   <li>{@link Capabilities}: what a sandbox may use; bundles are {@link Library} implementations
+ *       found with {@link ServiceLoader} (the stdlib module), host functions are granted one by
+ *       one and called through the one {@link dev.luavm.host.HostGateway};</li>
+ *   <li>{@link Limits}: gas (the VM's per-instruction costs, {@link dev.luavm.bytecode.OpCode#gas},
+ *       plus library work), memory ({@link dev.luavm.meter.MemoryMeter} with the live-heap walk
+ *       {@link dev.luavm.meter.LiveHeapWalker}), call depth, output, time;</li>
+ *   <li>{@link ValueConverter}: values between Java and Lua, bounded both ways;</li>
+ *   <li>errors: {@link LuaException} and its subclasses.</li>
+ * </ul>
+ */
+public final class LuaVM {
+    private static volatile LuaVM shared;
+
+    private final Limits limits;
+    private final HostCallPolicy policy;
+    private final int conversionDepth;
+    private final long conversionElements;
+    private final boolean binaryStrings;
+    private final Map<String, Library> bundles;
+
+    private LuaVM(Builder b) {
+        this.limits = b.limits;
+        this.policy = b.policy;
+        this.conversionDepth = b.conversionDepth;
+        this.conversionElements = b.conversionElements;
+        this.binaryStrings = b.binaryStrings;
+        Map<String, Library> found = new LinkedHashMap<>();
+        Iterable<Library> libs = b.libraries != null ? b.libraries
+                : ServiceLoader.load(Library.class, LuaVM.class.getClassLoader());
+        for (Library lib : libs) found.putIfAbsent(lib.name(), lib);
+        this.bundles = Collections.unmodifiableMap(found);
+    }
+
+    /** A runtime with default settings. */
+    public static LuaVM create() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A sandbox from a shared default runtime, with default limits. */
+    public static Sandbox newSandbox(Capabilities caps) {
+        return sharedVM().sandbox(caps);
+    }
+
+    /** A sandbox from a shared default runtime. */
+    public static Sandbox newSandbox(Capabilities caps, Limits limits) {
+        return sharedVM().sandbox(caps, limits);
+    }
+
+    private static LuaVM sharedVM() {
+        LuaVM vm = shared;
+        if (vm == null) {
+            synchronized (LuaVM.class) {
+                if (shared == null) shared = create();
+                vm = shared;
+            }
+        }
+        return vm;
+    }
+
+    /** A builder for a sandbox of this runtime: capabilities, limits, output, clock, seed... */
+    public Sandbox.Builder sandbox() {
+        return new Sandbox.Builder(this);
+    }
+
+    public Sandbox sandbox(Capabilities caps) {
+        return sandbox().capabilities(caps).build();
+    }
+
+    public Sandbox sandbox(Capabilities caps, Limits limits) {
+        return sandbox().capabilities(caps).limits(limits).build();
+    }
+
+    /**
+     * Compiles Lua source text once, for {@link Sandbox#run} in any sandbox. The source is
+     * bounded by the default limits' {@link Limits#sourceBytes()} and compilation work by their
+     * gas. A chunk name starting with {@code @} or {@code =} is used as Lua's {@code load} would;
+     * any other name is shown as it is ({@code "invoice.lua"} gives {@code invoice.lua:3:}).
+     *
+     * @throws LuaSyntaxException the source does not compile, is too big, or is a binary chunk
+     * @throws LuaLimitException compilation needed more work than the gas limit
+     */
+    public CompiledChunk compile(String chunkName, String source) {
+        return compile(chunkName, source.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public CompiledChunk compile(String chunkName, byte[] source) {
+        long[] work = {0};
+        long budget = limits.gas();
+        Prototype p = compile(chunkName, source, limits.sourceBytes(), units -> {
+            work[0] += units;
+            if (work[0] > budget) throw new LuaLimitException(LuaLimitException.Limit.GAS);
+        });
+        return new CompiledChunk(displayName(chunkName), p);
+    }
+
+    /** Compiles with a work meter; errors become {@link LuaSyntaxException}. */
+    static Prototype compile(String chunkName, byte[] source, long maxBytes, java.util.function.LongConsumer work) {
+        Objects.requireNonNull(source, "source");
+        String name = loadName(chunkName);
+        String shown = displayName(chunkName);
+        if (source.length > maxBytes) {
+            throw new LuaSyntaxException(shown + ": source too large (" + source.length + " bytes, limit is "
+                    + maxBytes + ")", shown, -1);
+        }
+        if (source.length > 0 && source[0] == 0x1b) {
+            throw new LuaSyntaxException("attempt to load a binary chunk (mode is 't')", shown, -1);
+        }
+        try {
+            return LuaCompiler.compile(source, name, work);
+        } catch (LuaError e) {
+            String msg = e.getMessage();
+            return throwSyntax(msg, shown);
+        }
+    }
+
+    private static Prototype throwSyntax(String msg, String shown) {
+        int line = -1;
+        String prefix = shown + ":";
+        if (msg.startsWith(prefix)) {
+            int end = msg.indexOf(':', prefix.length());
+            if (end > prefix.length()) {
+                try {
+                    line = Integer.parseInt(msg.substring(prefix.length(), end));
+                } catch (NumberFormatException ignored) {
+                    // not a line number
+                }
+            }
+        }
+        throw new LuaSyntaxException(msg, shown, line);
+    }
+
+    /** The name given to the compiler: "=name" unless the host already chose "@" or "=". */
+    static String loadName(String chunkName) {
+        if (chunkName == null || chunkName.isEmpty()) return "=input";
+        char c = chunkName.charAt(0);
+        return c == '=' || c == '@' ? chunkName : "=" + chunkName;
+    }
+
+    /** The name as messages show it. */
+    static String displayName(String chunkName) {
+        return loadName(chunkName).substring(1);
+    }
+
+    /** Names of the bundles available to {@link Capabilities}. */
+    public Set<String> availableBundles() {
+        return bundles.keySet();
+    }
+
+    Library bundle(String name) {
+        Library lib = bundles.get(name);
+        if (lib == null) {
+            throw new IllegalArgumentException("unknown capability bundle '" + name + "' (available: "
+                    + String.join(", ", bundles.keySet()) + ")");
+        }
+        return lib;
+    }
+
+    Limits defaultLimits() {
+        return limits;
+    }
+
+    HostCallPolicy policy() {
+        return policy;
+    }
+
+    ValueConverter converter(Object owner, dev.luavm.meter.MemoryMeter meter) {
+        return new ValueConverter(owner, meter, conversionDepth, conversionElements, binaryStrings);
+    }
+
+    /** Settings shared by the sandboxes of one runtime. */
+    public static final class Builder {
+        private Limits limits = Limits.defaults();
+        private HostCallPolicy policy = HostCallPolicy.allowAll();
+        private int conversionDepth = 100;
+        private long conversionElements = 1_000_000;
+        private boolean binaryStrings;
+        private Iterable<Library> libraries;
+
+        private Builder() {}
+
+        /** Default limits of sandboxes and of {@link #compile} (default {@link Limits#defaults()}). */
+        public Builder limits(Limits limits) {
+            this.limits = Objects.requireNonNull(limits);
+            return this;
+        }
+
+        /** The policy every host-function call is checked against (default: allow all). */
+        public Builder policy(HostCallPolicy policy) {
+            this.policy = Objects.requireNonNull(policy);
+            return this;
+        }
+
+        /** Bounds on one value crossing between Java and Lua (default: 100 levels, 1,000,000 values). */
+        public Builder conversion(int maxDepth, long maxElements) {
+            if (maxDepth < 1 || maxDepth > ValueConverter.DEPTH_CEILING) {
+                throw new IllegalArgumentException("depth must be in 1.." + ValueConverter.DEPTH_CEILING);
+            }
+            if (maxElements < 1) throw new IllegalArgumentException("elements must be positive");
+            this.conversionDepth = maxDepth;
+            this.conversionElements = maxElements;
+            return this;
+        }
+
+        /**
+         * When true, every Lua string reaches Java as {@code byte[]}; by default a string comes
+         * back as {@code String} when it is valid UTF-8 and as {@code byte[]} otherwise.
+         */
+        public Builder binaryStrings(boolean binary) {
+            this.binaryStrings = binary;
+            return this;
+        }
+
+        /** Uses these bundles instead of the ones {@link ServiceLoader} finds. */
+        public Builder libraries(Iterable<Library> libraries) {
+            this.libraries = Objects.requireNonNull(libraries);
+            return this;
+        }
+
+        public LuaVM build() {
+            return new LuaVM(this);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.luavm;
+
+import dev.luavm.lib.HostEnvironment;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.function.Function;
+
+/**
+ * The one place where a sandbox touches the outside world ({@link HostEnvironment}): the clock,
+ * the random seed, output and modules, all chosen by the host through {@link Sandbox.Builder}.
+ *
+ * <p>Output is metered here: {@link #write} passes on at most what is left of the run's output
+ * budget, then calls {@code onOverflow}, which ends the run (what fit is kept). {@code os.clock}
+ * counts from the sandbox's creation, so it reveals nothing about the host's uptime.
+ */
+final class SandboxEnvironment implements HostEnvironment {
+    private final Clock clock;
+    private final long seed;
+    private final OutputSink sink;
+    private final Function<String, String> modules;
+    private final long createdNanos = System.nanoTime();
+
+    private long outputLimit;
+    private long outputUsed;
+    private Runnable onOverflow = () -> { };
+
+    SandboxEnvironment(Clock clock, long seed, OutputSink sink, Function<String, String> modules) {
+        this.clock = clock;
+        this.seed = seed;
+        this.sink = sink;
+        this.modules = modules;
+    }
+
+    /** Starts a run's output budget; {@code onOverflow} must throw to end the run. */
+    void startRun(long limit, Runnable onOverflow) {
+        this.outputLimit = limit;
+        this.outputUsed = 0;
+        this.onOverflow = onOverflow;
+    }
+
+    long outputUsed() {
+        return outputUsed;
+    }
+
+    @Override
+    public long currentTimeMillis() {
+        return clock.millis();
+    }
+
+    @Override
+    public long nanoTime() {
+        return System.nanoTime() - createdNanos;
+    }
+
+    @Override
+    public long randomSeed() {
+        return seed;
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) {
+        long room = outputLimit - outputUsed;
+        if (length <= room) {
+            outputUsed += length;
+            sink.write(bytes, offset, length);
+            return;
+        }
+        if (room > 0) {
+            outputUsed += room;
+            sink.write(bytes, offset, (int) room);
+        }
+        onOverflow.run();
+        throw new IllegalStateException("output limit handler returned");
+    }
+
+    @Override
+    public byte[] resolveModule(String name) {
+        String src = modules == null ? null : modules.apply(name);
+        return src == null ? null : src.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public int zoneOffsetSeconds(long epochSeconds) {
+        return clock.getZone().getRules().getOffset(Instant.ofEpochSecond(epochSeconds)).getTotalSeconds();
+    }
+}

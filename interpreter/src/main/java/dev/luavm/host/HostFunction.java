@@ -1,0 +1,19 @@
+package dev.luavm.host;
+
+/**
+ * A Java function a host grants to scripts (see {@code Capabilities.Builder#grant}).
+ *
+ * <p>It receives the Lua arguments converted to Java values ({@link HostCall#args()}) and returns
+ * one Java value, converted back to Lua (null for nil); {@link Results#of} returns several values
+ * and {@link Results#none()} none. Whatever it throws becomes a Lua error: a
+ * {@link HostFunctionException}'s message reaches the script as written; any other exception
+ * reaches it only as {@code host function 'name' failed}, while the host gets the exception back
+ * as the cause of the {@code LuaScriptException} if the script does not catch the error.
+ *
+ * <p>A function that blocks should respond to interruption: {@code Sandbox.cancel()} interrupts
+ * the thread while it is inside a host function.
+ */
+@FunctionalInterface
+public interface HostFunction {
+    Object call(HostCall call) throws Exception;
+}

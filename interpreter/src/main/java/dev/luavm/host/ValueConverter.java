@@ -1,0 +1,289 @@
+package dev.luavm.host;
+
+import dev.luavm.LuaConversionException;
+import dev.luavm.LuaHandle;
+import dev.luavm.meter.MemoryMeter;
+import dev.luavm.meter.Sizes;
+import dev.luavm.value.LuaFunction;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+import dev.luavm.value.Userdata;
+
+import java.lang.reflect.RecordComponent;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Converts values between Java and Lua for one sandbox. The rules, Java to Lua:
+ * <pre>
+ *   null                          nil
+ *   Boolean                       boolean
+ *   Long, Integer, Short, Byte    integer
+ *   Double, Float                 float
+ *   String, CharSequence, Char    string (UTF-8)
+ *   byte[]                        string (the bytes as they are)
+ *   Map                           table (keys converted too)
+ *   List, other Collection, arrays   sequence table {v1, v2, ...}
+ *   record                        table keyed by component names
+ *   enum constant                 string (its name)
+ *   LuaHandle                     the Lua value it stands for (same sandbox only)
+ *   HostFunction                  a function calling it through the host gateway
+ *   anything else                 userdata: opaque to Lua, the same object when it comes back
+ * </pre>
+ * Lua to Java: nil null, boolean Boolean, integer Long, float Double, string String when it is
+ * valid UTF-8 and byte[] otherwise (or always byte[] in binary mode), a table whose keys are
+ * exactly 1..n (n at least 1) an unmodifiable-shape {@code ArrayList}, any other table a
+ * {@code LinkedHashMap} in traversal order (a string key that is not valid UTF-8 becomes a
+ * String of one char per byte, ISO-8859-1, since byte[] keys are useless in a Java map),
+ * userdata its payload, a function or coroutine a
+ * {@link LuaHandle}. Metamethods are never run.
+ *
+ * <p>Conversion is bounded both ways: nesting beyond {@code maxDepth}, more than
+ * {@code maxElements} values in one conversion, or a cycle fails with a
+ * {@link LuaConversionException}. A structure shared twice (a DAG) converts to one shared object.
+ * Recursion is capped by {@code maxDepth} (at most {@link #DEPTH_CEILING}), so the Java stack
+ * cannot overflow. Java to Lua charges the sandbox's memory meter before each table and string.
+ */
+public final class ValueConverter {
+    /** Largest nesting depth any configuration may ask for. */
+    public static final int DEPTH_CEILING = 1000;
+
+    private final Object owner;
+    private final MemoryMeter meter;
+    private final int maxDepth;
+    private final long maxElements;
+    private final boolean binaryStrings;
+    private HostGateway gateway;
+    /** values converted so far, both ways, for charging gas per value */
+    private long converted;
+
+    public ValueConverter(Object owner, MemoryMeter meter, int maxDepth, long maxElements, boolean binaryStrings) {
+        if (maxDepth < 1 || maxDepth > DEPTH_CEILING) {
+            throw new IllegalArgumentException("conversion depth must be in 1.." + DEPTH_CEILING + ": " + maxDepth);
+        }
+        if (maxElements < 1) throw new IllegalArgumentException("conversion elements must be positive");
+        this.owner = owner;
+        this.meter = meter;
+        this.maxDepth = maxDepth;
+        this.maxElements = maxElements;
+        this.binaryStrings = binaryStrings;
+    }
+
+    /** How many values this converter has converted so far (both ways); gas is charged per value. */
+    public long convertedCount() {
+        return converted;
+    }
+
+    /** Lets host functions passed as values become Lua functions. */
+    void setGateway(HostGateway gateway) {
+        this.gateway = gateway;
+    }
+
+    // ---------------------------------------------------------------- Lua to Java
+
+    /** Converts one Lua value to Java. */
+    public Object toJava(Object luaValue) {
+        return new ToJava().convert(luaValue, 0);
+    }
+
+    /** Converts several Lua values (results, arguments) sharing one element budget. */
+    public List<Object> toJavaAll(Object[] values, int from, int count) {
+        ToJava walk = new ToJava();
+        List<Object> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) out.add(walk.convert(values[from + i], 0));
+        return out;
+    }
+
+    /** A Lua string as the host sees it under this converter's string mode. */
+    public Object string(LuaString s) {
+        if (binaryStrings) return s.toBytes();
+        byte[] b = s.bytesUnsafe();
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(b)).toString();
+        } catch (CharacterCodingException notUtf8) {
+            return b.clone();
+        }
+    }
+
+    private final class ToJava {
+        private final IdentityHashMap<LuaTable, Object> done = new IdentityHashMap<>();
+        private final IdentityHashMap<LuaTable, Boolean> inProgress = new IdentityHashMap<>();
+        private long elements;
+
+        Object convert(Object v, int depth) {
+            converted++;
+            if (++elements > maxElements) {
+                throw new LuaConversionException("value has more than " + maxElements + " elements");
+            }
+            if (v == null || v instanceof Boolean || v instanceof Long || v instanceof Double) return v;
+            if (v instanceof LuaString s) return string(s);
+            if (v instanceof LuaTable t) return table(t, depth);
+            if (v instanceof Userdata u) return u.payload();
+            String type = v instanceof LuaFunction ? "function" : "thread";
+            return new LuaHandle(owner, v, type);
+        }
+
+        private Object table(LuaTable t, int depth) {
+            Object prior = done.get(t);
+            if (prior != null) return prior;
+            if (inProgress.containsKey(t)) throw new LuaConversionException("cannot convert a cyclic table");
+            if (depth >= maxDepth) {
+                throw new LuaConversionException("table nested deeper than " + maxDepth + " levels");
+            }
+            inProgress.put(t, Boolean.TRUE);
+            List<Object> keys = new ArrayList<>();
+            List<Object> vals = new ArrayList<>();
+            Object[] kv = new Object[2];
+            Object k = null;
+            boolean sequence = true;
+            while (t.next(k, kv)) {
+                k = kv[0];
+                keys.add(k);
+                vals.add(kv[1]);
+                if (sequence && !(k instanceof Long l && l == keys.size())) sequence = false;
+                if (keys.size() > maxElements) {
+                    throw new LuaConversionException("value has more than " + maxElements + " elements");
+                }
+            }
+            Object result;
+            if (sequence && !keys.isEmpty()) {
+                List<Object> list = new ArrayList<>(vals.size());
+                for (Object x : vals) list.add(convert(x, depth + 1));
+                result = list;
+            } else {
+                Map<Object, Object> map = new LinkedHashMap<>();
+                for (int i = 0; i < keys.size(); i++) {
+                    Object key = convert(keys.get(i), depth + 1);
+                    map.put(key instanceof byte[] b ? new String(b, StandardCharsets.ISO_8859_1) : key,
+                            convert(vals.get(i), depth + 1));
+                }
+                result = map;
+            }
+            inProgress.remove(t);
+            done.put(t, result);
+            return result;
+        }
+    }
+
+    // ---------------------------------------------------------------- Java to Lua
+
+    /** Converts one Java value to Lua, charging the sandbox's memory meter. */
+    public Object toLua(Object javaValue) {
+        return new ToLua().convert(javaValue, 0);
+    }
+
+    /** Converts several Java values sharing one element budget. */
+    public Object[] toLuaAll(List<?> values) {
+        ToLua walk = new ToLua();
+        Object[] out = new Object[values.size()];
+        for (int i = 0; i < out.length; i++) out[i] = walk.convert(values.get(i), 0);
+        return out;
+    }
+
+    /** A Java string as a Lua string (UTF-8), charged to the meter. */
+    public LuaString luaString(String s) {
+        return luaBytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private LuaString luaBytes(byte[] bytes) {
+        meter.charge(Sizes.string(bytes.length));
+        return LuaString.wrap(bytes);
+    }
+
+    private final class ToLua {
+        private final IdentityHashMap<Object, LuaTable> done = new IdentityHashMap<>();
+        private final IdentityHashMap<Object, Boolean> inProgress = new IdentityHashMap<>();
+        private long elements;
+
+        Object convert(Object v, int depth) {
+            converted++;
+            if (++elements > maxElements) {
+                throw new LuaConversionException("value has more than " + maxElements + " elements");
+            }
+            if (v == null || v instanceof Boolean || v instanceof Long || v instanceof Double) return v;
+            if (v instanceof Integer || v instanceof Short || v instanceof Byte) return ((Number) v).longValue();
+            if (v instanceof Float f) return f.doubleValue();
+            if (v instanceof String s) return luaString(s);
+            if (v instanceof Character c) return luaString(c.toString());
+            if (v instanceof CharSequence cs) return luaString(cs.toString());
+            if (v instanceof byte[] b) return luaBytes(b.clone());
+            if (v instanceof LuaString s) return s;
+            if (v instanceof Enum<?> e) return luaString(e.name());
+            if (v instanceof LuaHandle h) return h.valueFor(owner);
+            if (v instanceof HostFunction f && gateway != null) return gateway.wrap("(host callback)", f);
+            if (v instanceof Map<?, ?> || v instanceof Collection<?> || v instanceof Record || isArray(v)) {
+                return structure(v, depth);
+            }
+            meter.charge(Sizes.USERDATA);
+            return new Userdata(v, null);
+        }
+
+        private Object structure(Object v, int depth) {
+            LuaTable prior = done.get(v);
+            if (prior != null) return prior;
+            if (inProgress.containsKey(v)) throw new LuaConversionException("cannot convert a cyclic structure");
+            if (depth >= maxDepth) {
+                throw new LuaConversionException("value nested deeper than " + maxDepth + " levels");
+            }
+            inProgress.put(v, Boolean.TRUE);
+            LuaTable t;
+            if (v instanceof Map<?, ?> m) {
+                t = new LuaTable(meter, 0, m.size());
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    Object key = convert(e.getKey(), depth + 1);
+                    if (key == null) throw new LuaConversionException("map has a null key");
+                    if (key instanceof Double d && d.isNaN()) throw new LuaConversionException("map has a NaN key");
+                    t.put(key, convert(e.getValue(), depth + 1));
+                }
+            } else if (v instanceof Record r) {
+                RecordComponent[] parts = r.getClass().getRecordComponents();
+                t = new LuaTable(meter, 0, parts.length);
+                for (RecordComponent p : parts) {
+                    Object value;
+                    try {
+                        value = p.getAccessor().invoke(r);
+                    } catch (ReflectiveOperationException | RuntimeException e) {
+                        throw new LuaConversionException("cannot read record component '" + p.getName() + "'");
+                    }
+                    t.put(luaString(p.getName()), convert(value, depth + 1));
+                }
+            } else {
+                List<?> items = v instanceof Collection<?> c ? new ArrayList<>(c) : arrayItems(v);
+                t = new LuaTable(meter, items.size(), 0);
+                long i = 1;
+                for (Object item : items) t.putInt(i++, convert(item, depth + 1));
+            }
+            inProgress.remove(v);
+            done.put(v, t);
+            return t;
+        }
+    }
+
+    private static boolean isArray(Object v) {
+        return v.getClass().isArray();
+    }
+
+    private static List<?> arrayItems(Object a) {
+        if (a instanceof Object[] o) return java.util.Arrays.asList(o);
+        List<Object> out = new ArrayList<>();
+        if (a instanceof int[] x) for (int e : x) out.add((long) e);
+        else if (a instanceof long[] x) for (long e : x) out.add(e);
+        else if (a instanceof double[] x) for (double e : x) out.add(e);
+        else if (a instanceof float[] x) for (float e : x) out.add((double) e);
+        else if (a instanceof short[] x) for (short e : x) out.add((long) e);
+        else if (a instanceof boolean[] x) for (boolean e : x) out.add(e);
+        else if (a instanceof char[] x) for (char e : x) out.add(String.valueOf(e));
+        return out;
+    }
+}
