@@ -18,8 +18,12 @@ import dev.luavm.value.LuaString;
  * {@code live} to that figure and clears {@code sinceTrace}. Only if the request still does not
  * fit is {@code not enough memory} raised. Because the walk depends only on the Lua object graph
  * and the charges are fixed estimates ({@link Sizes}), the same script reports the same peak on
- * any JVM. The walk costs time proportional to the live heap, so it is triggered only when the
- * allocations since the last walk reach a fraction of the cap, keeping its amortised cost linear.
+ * any JVM. The walk costs time proportional to the live heap, so after a walk that found the
+ * heap inside the cap, a further walk waits until a slack of {@code cap / 16} bytes has been
+ * allocated, keeping the walks' total cost linear in the bytes allocated. The price is that
+ * what the script holds may pass the cap by less than the slack before the next walk catches
+ * it: the JVM never holds more than {@code cap + cap / 16} of Lua data, and {@link #peak()}
+ * may read up to that much.
  *
  * <p>A meter without a sizer (no walk possible) treats every charge as live: a conservative
  * cap on total allocation, used where no roots exist (for example while compiling).
@@ -33,7 +37,11 @@ public final class MemoryMeter {
 
     private static final LuaString NOT_ENOUGH_MEMORY = LuaString.of("not enough memory");
 
+    /** The walk may be postponed by up to cap / SLACK_FRACTION bytes of allocation. */
+    public static final int SLACK_FRACTION = 16;
+
     private final long cap;
+    private final long slack;
     private LiveSizer sizer;
     private long live;
     private long sinceTrace;
@@ -44,6 +52,7 @@ public final class MemoryMeter {
     public MemoryMeter(long capBytes) {
         if (capBytes <= 0) throw new IllegalArgumentException("memory cap must be positive: " + capBytes);
         this.cap = capBytes;
+        this.slack = capBytes / SLACK_FRACTION;
     }
 
     /** A meter with no practical cap, for hosts that ask for {@code Limits.unlimited()}. */
@@ -63,12 +72,19 @@ public final class MemoryMeter {
         if (bytes < 0) throw new IllegalArgumentException("negative charge");
         long next = live + sinceTrace + bytes;
         if (next > cap || next < 0) {
-            if (sizer != null) {
-                retrace();
-                next = live + bytes;
-            }
-            if (next > cap || next < 0 || bytes > cap) {
-                throw new LuaError(NOT_ENOUGH_MEMORY);
+            // Within the slack after a walk that found the heap inside the cap, allocate without
+            // walking again: walks are then at least 'slack' bytes of allocation apart, which keeps
+            // their total cost linear in the bytes allocated. A heap near the cap is caught by the
+            // next walk, once the slack is used.
+            boolean withinSlack = sizer != null && live <= cap && next >= 0 && sinceTrace + bytes <= slack;
+            if (!withinSlack) {
+                if (sizer != null) {
+                    retrace();
+                    next = live + bytes;
+                }
+                if (next > cap || next < 0 || bytes > cap) {
+                    throw new LuaError(NOT_ENOUGH_MEMORY);
+                }
             }
         }
         sinceTrace += bytes;
