@@ -2,80 +2,132 @@ package dev.luavm;
 
 import dev.luavm.bytecode.Prototype;
 import dev.luavm.lib.HostEnvironment;
-import dev.luavm.lib.InstallContext;
+import dev.luavm.lib.Library;
+import dev.luavm.meter.GasMeter;
 import dev.luavm.meter.MemoryMeter;
+import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
+import dev.luavm.vm.LiveRoots;
 import dev.luavm.vm.LuaError;
+import dev.luavm.vm.LuaState;
+import dev.luavm.vm.LuaTermination;
 
+import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
- * The API's one adapter to the VM ({@code dev.luavm.vm}): everything {@link Sandbox} asks of the
- * interpreter goes through here. PLACEHOLDER until the vm branch lands.
+ * The API's one adapter to the VM ({@link LuaState}): everything {@link Sandbox} asks of the
+ * interpreter goes through here, and the VM's signals become the API's exceptions here.
+ *
+ * <p>The VM's {@link GasMeter} is per state and its termination is final: once a run has ended
+ * by gas, time, output or cancellation, every later call ends the same way at once (no Lua code
+ * runs after a termination). Gas is therefore a budget for the sandbox's whole life; the
+ * deadline is set afresh for each run.
  */
 final class Engine {
-    private final LuaTable globals;
-    private final LuaTable registry;
+    private final LuaState state;
+    private final GasMeter gas;
+    private final HostEnvironment env;
+    private static final java.security.SecureRandom SEEDS = new java.security.SecureRandom();
+
+    private long gasAtRunStart;
 
     Engine(MemoryMeter meter, HostEnvironment env, Limits limits) {
-        this.globals = new LuaTable(meter);
-        this.registry = new LuaTable(meter);
+        this.env = env;
+        this.gas = new GasMeter(limits.gas());
+        this.state = new LuaState(meter, gas, env, LuaState.Settings.defaults().withMaxCallDepth(limits.callDepth()));
     }
 
+    /** A seed for sandboxes whose host did not fix one; sandboxes never share a generator. */
     static long freshSeed() {
-        return System.nanoTime() ^ Thread.currentThread().getId() * 0x9E3779B97F4A7C15L;
+        return SEEDS.nextLong();
     }
 
     LuaTable globals() {
-        return globals;
+        return state.globals();
     }
 
-    InstallContext installContext() {
-        throw new UnsupportedOperationException("VM not merged yet");
+    void install(Library lib) {
+        state.install(lib);
     }
 
     void pushRoots(Consumer<Object> push) {
-        push.accept(globals);
-        push.accept(registry);
+        LiveRoots.push(state, push);
     }
 
     long visitVmObject(Object o, Consumer<Object> push) {
-        return -1;
+        return LiveRoots.visit(o, push);
     }
 
     Object load(Prototype p) {
-        throw new UnsupportedOperationException("VM not merged yet");
+        return state.load(p);
+    }
+
+    /** A safepoint outside the dispatch loop: ends the run if it was cancelled, timed out or out of gas. */
+    void poll() {
+        gas.check();
     }
 
     void chargeCompileWork(long units) {
+        gas.charge(units);
     }
 
-    void startRun(long gas, long deadlineNanos) {
+    /** Starts a run: its deadline is {@code timeout} from now on the host clock. */
+    void startRun(Duration timeout) {
+        gasAtRunStart = gas.used();
+        long nanos;
+        try {
+            nanos = timeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            nanos = Long.MAX_VALUE;
+        }
+        long now = env.nanoTime();
+        if (nanos > Long.MAX_VALUE - now) state.gas().clearDeadline();
+        else state.setDeadline(now + nanos);
     }
 
     Object[] call(Object fn, Object[] args) {
-        throw new UnsupportedOperationException("VM not merged yet");
+        try {
+            return state.call(fn, args);
+        } finally {
+            LiveRoots.clearIdleStack(state);
+        }
     }
 
+    /** Gas used by the current or latest run. */
     long gasUsed() {
-        return 0;
+        return gas.used() - gasAtRunStart;
     }
 
     void cancel() {
+        state.cancel();
     }
 
-    void clearCancel() {
-    }
-
+    /** Ends the run now with {@code limit} (for the output limit, enforced by the host environment). */
     RuntimeException terminate(LuaLimitException.Limit limit) {
-        return new LuaLimitException(limit);
+        LuaTermination.Reason reason = switch (limit) {
+            case GAS -> LuaTermination.Reason.GAS;
+            case TIME -> LuaTermination.Reason.TIME;
+            case CANCELLED -> LuaTermination.Reason.CANCELLED;
+            default -> LuaTermination.Reason.OUTPUT;
+        };
+        gas.terminate(reason, false);
+        return new LuaTermination(reason);
     }
 
-    LuaLimitException.Limit terminationLimit(RuntimeException e) {
-        return null;
+    /** The limit behind a VM termination, or null when {@code e} is not one. */
+    static LuaLimitException.Limit terminationLimit(Throwable e) {
+        if (!(e instanceof LuaTermination t)) return null;
+        return switch (t.reason()) {
+            case GAS -> LuaLimitException.Limit.GAS;
+            case TIME -> LuaLimitException.Limit.TIME;
+            case CANCELLED -> LuaLimitException.Limit.CANCELLED;
+            case OUTPUT -> LuaLimitException.Limit.OUTPUT;
+        };
     }
 
-    boolean isStackOverflow(LuaError e) {
-        return true;
+    /** True for the VM's "stack overflow" and "C stack overflow" errors. */
+    static boolean isStackOverflow(LuaError e) {
+        return e.value() instanceof LuaString s && s.toString().endsWith("stack overflow");
     }
 }

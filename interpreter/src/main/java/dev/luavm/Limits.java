@@ -8,7 +8,7 @@ import java.util.Objects;
  * only way to lift them all is {@link #unlimited()}, named so that it stands out in review.
  *
  * <ul>
- *   <li>{@code gas}: VM instructions and library work units per run (see {@code OpCode.gas});</li>
+ *   <li>{@code gas}: VM instructions and library work units over a sandbox's life (see {@code OpCode.gas});</li>
  *   <li>{@code memoryBytes}: what the script may hold at once (live Lua heap, deterministic estimate);</li>
  *   <li>{@code callDepth}: Lua call frames; beyond it a catchable "stack overflow" error;</li>
  *   <li>{@code outputBytes}: bytes {@code print} may write per run; beyond it the run ends;</li>

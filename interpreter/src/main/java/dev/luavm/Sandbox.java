@@ -25,9 +25,13 @@ import java.util.regex.Pattern;
  * meters and output. Nothing is shared with other sandboxes except immutable compiled code.
  *
  * <h2>Runs</h2>
- * Each {@link #eval}, {@link #run} or {@link #call} is a <em>run</em>: it gets a fresh gas
- * budget, time budget and output budget from the sandbox's {@link Limits}; the Lua heap (and so
- * the memory limit) persists from run to run. Results come back as Java values (see
+ * Each {@link #eval}, {@link #run} or {@link #call} is a <em>run</em>. The time limit and the
+ * output limit apply to each run; the gas limit and the memory limit (the Lua heap persists
+ * between runs) apply to the sandbox's whole life. A run ended by gas, time, output or
+ * cancellation <em>spends</em> the sandbox: the script was stopped at an arbitrary point, so
+ * every later run ends at once with the same {@link LuaLimitException} and no Lua code ever runs
+ * in it again. Memory and depth errors are ordinary Lua errors and leave the sandbox usable.
+ * Results come back as Java values (see
  * {@link ValueConverter} for the rules; in short: integers Long, floats Double, strings String
  * (byte[] when not UTF-8), sequences List, other tables Map, functions {@link LuaHandle}).
  *
@@ -76,7 +80,6 @@ public final class Sandbox implements AutoCloseable {
         this.limits = b.limits != null ? b.limits : vm.defaultLimits();
         this.meter = new MemoryMeter(limits.memoryBytes());
         this.converter = vm.converter(this, meter);
-        this.gateway = new HostGateway(name, vm.policy(), converter);
         OutputSink sink = b.output;
         if (sink == null) {
             buffer = new ByteArrayOutputStream();
@@ -87,6 +90,7 @@ public final class Sandbox implements AutoCloseable {
         long seed = b.seed != null ? b.seed : Engine.freshSeed();
         this.env = new SandboxEnvironment(b.clock != null ? b.clock : Clock.systemDefaultZone(), seed, sink, b.modules);
         this.engine = new Engine(meter, env, limits);
+        this.gateway = new HostGateway(name, vm.policy(), converter, engine::poll);
         meter.setLiveSizer(new LiveHeapWalker(engine::pushRoots, engine::visitVmObject));
         try {
             install(vm);
@@ -96,7 +100,7 @@ public final class Sandbox implements AutoCloseable {
     }
 
     private void install(LuaVM vm) {
-        for (String bundle : capabilities.bundles()) vm.bundle(bundle).install(engine.installContext());
+        for (String bundle : capabilities.bundles()) engine.install(vm.bundle(bundle));
         for (Capabilities.Grant g : capabilities.hostFunctions().values()) {
             String[] parts = g.path().split("\\.");
             LuaTable t = engine.globals();
@@ -197,14 +201,13 @@ public final class Sandbox implements AutoCloseable {
                 throw new IllegalStateException(runner == me ? "sandbox is already running (re-entrant call)"
                         : "sandbox is in use by another thread");
             }
-            engine.clearCancel();
             gateway.reset();
             runner = me;
         }
         if (buffer != null) buffer.reset();
         long start = System.nanoTime();
         env.startRun(limits.outputBytes(), () -> { throw engine.terminate(LuaLimitException.Limit.OUTPUT); });
-        engine.startRun(limits.gas(), start + limits.timeout().toNanos());
+        engine.startRun(limits.timeout());
         try {
             Object fn = target.get();
             Object[] luaArgs = converter.toLuaAll(Arrays.asList(args));
@@ -222,7 +225,7 @@ public final class Sandbox implements AutoCloseable {
             broken = "the JVM ran out of memory during a run";
             throw new LuaLimitException(LuaLimitException.Limit.MEMORY, e);
         } catch (RuntimeException e) {
-            LuaLimitException.Limit limit = engine.terminationLimit(e);
+            LuaLimitException.Limit limit = Engine.terminationLimit(e);
             if (limit == null) throw e;
             throw new LuaLimitException(limit);
         } finally {
@@ -240,7 +243,7 @@ public final class Sandbox implements AutoCloseable {
         if (value instanceof LuaString s) {
             String text = s.toString();
             if (text.equals(NOT_ENOUGH_MEMORY)) return new LuaLimitException(LuaLimitException.Limit.MEMORY);
-            if (text.endsWith("stack overflow") && engine.isStackOverflow(e)) {
+            if (Engine.isStackOverflow(e)) {
                 return new LuaLimitException(LuaLimitException.Limit.DEPTH);
             }
         }
@@ -365,7 +368,7 @@ public final class Sandbox implements AutoCloseable {
             return this;
         }
 
-        /** Limits per run (default: the runtime's). */
+        /** The sandbox's limits (default: the runtime's). */
         public Builder limits(Limits limits) {
             this.limits = Objects.requireNonNull(limits);
             return this;

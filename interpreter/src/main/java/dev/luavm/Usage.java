@@ -4,10 +4,11 @@ import java.time.Duration;
 
 /**
  * What a sandbox has used. Gas, output and elapsed time are for the most recent run
- * ({@code eval}, {@code run} or {@code call}), each compared with its per-run limit; memory is
- * the live Lua heap of the sandbox, which persists between runs: {@code memoryBytes} now and
- * {@code peakMemoryBytes} since the sandbox was created (the deterministic estimate the memory
- * limit is checked against, the same on every JVM).
+ * ({@code eval}, {@code run} or {@code call}; the gas limit applies to their total); memory is
+ * the Lua heap of the sandbox, which persists between runs: {@code memoryBytes} as accounted now
+ * (live at the last heap walk plus what was allocated since) and {@code peakMemoryBytes} since
+ * the sandbox was created (the deterministic figure the memory limit is checked against, the
+ * same on every JVM).
  */
 public record Usage(long gas, long memoryBytes, long peakMemoryBytes, long outputBytes, Duration elapsed) {
     @Override

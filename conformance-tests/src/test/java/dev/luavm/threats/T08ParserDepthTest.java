@@ -65,7 +65,9 @@ class T08ParserDepthTest {
 
     @Test
     void unaryChains() {
-        assertSyntaxError("return " + "-".repeat(N) + "1");
+        assertSyntaxError("return " + "- ".repeat(N) + "1"); // spaced: "--" would start a comment
+        assertSyntaxError("return " + "~".repeat(N) + "1");
+        assertSyntaxError("return " + "#".repeat(N) + "'x'");
         assertSyntaxError("return " + "not ".repeat(N) + "true");
     }
 

@@ -31,7 +31,8 @@ final class ThreatSupport {
             .withGas(5_000_000)
             .withMemory(16L << 20)
             .withTimeout(Duration.ofSeconds(10))
-            .withOutput(64L << 10);
+            .withOutput(64L << 10)
+            .withCallDepth(20_000);
 
     /** The most a single attack may take before the test fails (the sandbox should stop far sooner). */
     static final Duration WALL = Duration.ofSeconds(30);

@@ -32,6 +32,7 @@ public final class HostGateway {
     private final String sandboxName;
     private final HostCallPolicy policy;
     private final ValueConverter converter;
+    private final Runnable safepoint;
 
     private final Object lock = new Object();
     /** the thread running a host function right now, or null (guarded by lock) */
@@ -39,10 +40,15 @@ public final class HostGateway {
     private volatile boolean cancelled;
     private final ArrayDeque<Map.Entry<Object, Throwable>> causes = new ArrayDeque<>();
 
-    public HostGateway(String sandboxName, HostCallPolicy policy, ValueConverter converter) {
+    /**
+     * @param safepoint polls the VM's cancellation flag, clock and gas after each host function
+     *                  returns (it throws the VM's termination when the run must end)
+     */
+    public HostGateway(String sandboxName, HostCallPolicy policy, ValueConverter converter, Runnable safepoint) {
         this.sandboxName = sandboxName;
         this.policy = policy;
         this.converter = converter;
+        this.safepoint = safepoint;
         converter.setGateway(this);
     }
 
@@ -87,7 +93,7 @@ public final class HostGateway {
             call.finish();
             exit();
         }
-        c.chargeGas(0); // the VM polls cancellation and the clock here
+        safepoint.run(); // a cancel or the deadline during the host call ends the run here
 
         List<?> values = result instanceof Results r ? r.values() : java.util.Collections.singletonList(result);
         Object[] lua;
@@ -103,11 +109,11 @@ public final class HostGateway {
     }
 
     /**
-     * True for the VM's own run-ending signals (gas, time, cancellation, output), which must
-     * cross host code untouched. Everything the VM throws lives in {@code dev.luavm.vm}.
+     * True for the VM's run-ending signal (gas, time, cancellation, output), which must cross
+     * host code untouched.
      */
     private static boolean isRunSignal(Exception e) {
-        return e.getClass().getPackageName().equals("dev.luavm.vm");
+        return e instanceof dev.luavm.vm.LuaTermination;
     }
 
     private LuaError remember(LuaError error, Throwable cause) {

@@ -1,0 +1,120 @@
+package dev.luavm.meter;
+
+import dev.luavm.vm.LuaTermination;
+import java.util.function.LongSupplier;
+
+/**
+ * The CPU budget of a sandbox: gas, a wall-clock deadline and a cancellation flag (VM rules 1
+ * and 5).
+ *
+ * <h2>Design</h2>
+ * Gas is an abstract unit of work. The dispatch loop adds each instruction's cost
+ * ({@code OpCode.gas}) to a local counter and hands the sum to {@link #charge(long)} only at
+ * safepoints (backward jumps, calls, returns, loop steps), so the overshoot past the limit is
+ * bounded by one straight-line block. Library functions charge through
+ * {@code CallContext.chargeGas} before doing work proportional to their input.
+ *
+ * <p>{@link #charge(long)} is a field add and one compare. Every {@link #CHECK_INTERVAL} units
+ * (or at the limit) it takes the slow path, which polls the cancellation flag (a volatile set
+ * from any thread by {@link #cancel()}) and the clock. Exhaustion, timeout and cancellation
+ * throw {@link LuaTermination}, which no Lua construct can catch; once thrown, the meter stays
+ * {@linkplain #terminated() terminated} and every later charge throws again, so no Lua code runs
+ * after the end (no error handler, no {@code __gc}).
+ */
+public final class GasMeter {
+    /** Units between two polls of the cancel flag and the clock. */
+    public static final long CHECK_INTERVAL = 10_000;
+
+    private final long limit;
+    private long used;
+    private long nextCheck;
+    private volatile boolean cancelled;
+    private long deadlineNanos;
+    private boolean hasDeadline;
+    private LongSupplier clock;
+    private LuaTermination.Reason terminated;
+
+    /** A meter allowing {@code limit} units of gas. */
+    public GasMeter(long limit) {
+        if (limit <= 0) throw new IllegalArgumentException("gas limit must be positive: " + limit);
+        this.limit = limit;
+        this.nextCheck = Math.min(limit, CHECK_INTERVAL);
+    }
+
+    /** A meter with no practical gas limit (deadline and cancellation still apply). */
+    public static GasMeter unlimited() {
+        return new GasMeter(Long.MAX_VALUE);
+    }
+
+    /** Charges {@code units}; throws {@link LuaTermination} when the budget is gone. */
+    public void charge(long units) {
+        long u = used + units;
+        if (u < used) u = Long.MAX_VALUE; // saturate (units is never negative)
+        used = u;
+        if (u >= nextCheck) check();
+    }
+
+    /** The slow path: polls cancellation, gas and the clock. */
+    public void check() {
+        if (terminated != null) throw new LuaTermination(terminated);
+        if (cancelled) throw terminate(LuaTermination.Reason.CANCELLED);
+        if (used >= limit) throw terminate(LuaTermination.Reason.GAS);
+        if (hasDeadline && clock != null && clock.getAsLong() - deadlineNanos >= 0) {
+            throw terminate(LuaTermination.Reason.TIME);
+        }
+        long room = limit - used;
+        nextCheck = used + Math.min(room, CHECK_INTERVAL);
+    }
+
+    private LuaTermination terminate(LuaTermination.Reason reason) {
+        terminated = reason;
+        nextCheck = 0;
+        return new LuaTermination(reason);
+    }
+
+    /** Ends the run from outside (any thread): the sandbox stops at its next safepoint. */
+    public void cancel() {
+        cancelled = true;
+    }
+
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    /** Makes the next check fail with {@code reason} (used by hosts for output limits). */
+    public void terminate(LuaTermination.Reason reason, boolean raise) {
+        terminated = reason;
+        nextCheck = 0;
+        if (raise) throw new LuaTermination(reason);
+    }
+
+    /** Sets the monotonic clock used for deadlines (nanoseconds). */
+    public void setClock(LongSupplier nanoClock) {
+        this.clock = nanoClock;
+    }
+
+    /** Sets a deadline on the clock (see {@link #setClock}); the run ends with TIME after it. */
+    public void setDeadline(long deadlineNanos) {
+        this.deadlineNanos = deadlineNanos;
+        this.hasDeadline = true;
+        nextCheck = Math.min(nextCheck, used); // poll at the next safepoint
+    }
+
+    public void clearDeadline() {
+        hasDeadline = false;
+    }
+
+    /** Gas used so far. */
+    public long used() {
+        return used;
+    }
+
+    public long limit() {
+        return limit;
+    }
+
+    /** The reason the run ended, or null while it may continue. */
+    public LuaTermination.Reason terminated() {
+        return terminated;
+    }
+}

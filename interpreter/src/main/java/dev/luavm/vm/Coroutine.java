@@ -1,0 +1,154 @@
+package dev.luavm.vm;
+
+import dev.luavm.meter.Sizes;
+import dev.luavm.value.Upvalue;
+
+/**
+ * A Lua thread ({@code type(co) == "thread"}): its own register stack and frame stack, switched
+ * by the dispatch loop without any Java thread (VM rule 3, threat T15).
+ *
+ * <h2>Frame stack</h2>
+ * {@code frames[0 .. nframes)} are reusable {@link CallFrame} objects; {@code stack} holds every
+ * register of every frame, one growable array as in PUC. Both start small and double on demand,
+ * charging the memory meter first. Open upvalues form a list sorted by decreasing stack index;
+ * when the stack is reallocated they are repointed to the new array.
+ *
+ * <p>The main coroutine of a {@link LuaState} is never suspended; it runs Java entries into Lua.
+ */
+public final class Coroutine {
+    /** Coroutine status as {@code coroutine.status} reports it. */
+    public enum Status {
+        SUSPENDED("suspended"), RUNNING("running"), NORMAL("normal"), DEAD("dead");
+
+        public final String luaName;
+
+        Status(String luaName) {
+            this.luaName = luaName;
+        }
+    }
+
+    static final int INITIAL_STACK = 48;
+    static final int INITIAL_FRAMES = 8;
+    /** extra slots above a frame for metamethod calls (PUC's EXTRA_STACK) */
+    static final int EXTRA_STACK = 5;
+    /** room guaranteed to a builtin (LUA_MINSTACK) */
+    static final int MIN_STACK = 20;
+
+    final LuaState state;
+    Object[] stack;
+    int top;
+    CallFrame[] frames;
+    int nframes;
+    Upvalue openUpvals;
+    Status status;
+    /** the coroutine that resumed this one, while it runs */
+    Coroutine resumer;
+    /** Java re-entries active on this coroutine: yielding is impossible while positive */
+    int nny;
+    /** the body function, until the first resume */
+    Object body;
+    boolean started;
+    /** where the values of the next resume go, and how many the yield call wants */
+    int yieldFunc;
+    int yieldNres;
+    /** resume-chain depth (coroutines resuming coroutines), capped like PUC's C levels */
+    int resumeDepth;
+
+    Coroutine(LuaState state, Object body, int initialStack) {
+        this.state = state;
+        state.memory.charge(Sizes.COROUTINE_HEADER + (long) initialStack * Sizes.STACK_SLOT
+                + INITIAL_FRAMES * Sizes.REF);
+        this.stack = new Object[initialStack];
+        this.frames = new CallFrame[INITIAL_FRAMES];
+        this.body = body;
+        this.status = Status.SUSPENDED;
+    }
+
+    public Status status() {
+        return status;
+    }
+
+    public LuaState state() {
+        return state;
+    }
+
+    /** Makes {@code stack} hold at least {@code needed} slots ("stack overflow" past the limit). */
+    void ensureStack(int needed) {
+        if (needed > stack.length) growStack(needed);
+    }
+
+    void growStack(int needed) {
+        if (needed > state.maxStackSlots) throw VmError.stackOverflow();
+        long size = Math.max((long) stack.length * 2, needed);
+        if (size > state.maxStackSlots) size = Math.max(needed, state.maxStackSlots);
+        state.memory.charge((size - stack.length) * Sizes.STACK_SLOT);
+        Object[] ns = java.util.Arrays.copyOf(stack, (int) size);
+        for (Upvalue u = openUpvals; u != null; u = u.nextOpen) u.stack = ns;
+        stack = ns;
+    }
+
+    /** The frame object for depth {@code n}, allocating (and charging) it the first time. */
+    CallFrame frameAt(int n) {
+        if (n >= frames.length) {
+            if (n >= state.maxCallDepth + LuaState.HANDLER_EXTRA_FRAMES) throw VmError.stackOverflow();
+            int size = (int) Math.min((long) frames.length * 2, state.maxCallDepth + LuaState.HANDLER_EXTRA_FRAMES);
+            state.memory.charge((long) (size - frames.length) * Sizes.REF);
+            frames = java.util.Arrays.copyOf(frames, size);
+        }
+        CallFrame f = frames[n];
+        if (f == null) {
+            state.memory.charge(Sizes.FRAME);
+            f = new CallFrame();
+            frames[n] = f;
+        }
+        return f;
+    }
+
+    /** The open upvalue for {@code stack[index]}, created if needed (luaF_findupval). */
+    Upvalue findUpvalue(int index) {
+        Upvalue prev = null;
+        Upvalue u = openUpvals;
+        while (u != null && u.index >= index) {
+            if (u.index == index) return u;
+            prev = u;
+            u = u.nextOpen;
+        }
+        state.memory.charge(Sizes.UPVALUE);
+        Upvalue nu = new Upvalue(stack, index);
+        nu.nextOpen = u;
+        if (prev == null) openUpvals = nu; else prev.nextOpen = nu;
+        return nu;
+    }
+
+    /** Closes every open upvalue at or above {@code level} (luaF_close). */
+    void closeUpvalues(int level) {
+        Upvalue u = openUpvals;
+        while (u != null && u.index >= level) {
+            Upvalue next = u.nextOpen;
+            u.close();
+            u.nextOpen = null;
+            u = next;
+        }
+        openUpvals = u;
+    }
+
+    /** The running frame, or null for a coroutine that has none. */
+    CallFrame topFrame() {
+        return nframes == 0 ? null : frames[nframes - 1];
+    }
+
+    boolean isMain() {
+        return this == state.mainCoroutine;
+    }
+
+    /** Bytes accounted to this coroutine (for the live-heap walk). */
+    long estimatedBytes() {
+        return Sizes.COROUTINE_HEADER + (long) stack.length * Sizes.STACK_SLOT
+                + (long) frames.length * Sizes.REF + (long) nframes * Sizes.FRAME;
+    }
+
+    @Override
+    public String toString() {
+        return "thread";
+    }
+}

@@ -1,0 +1,180 @@
+package dev.luavm.vm;
+
+import dev.luavm.lib.CallContext;
+import dev.luavm.lib.HostEnvironment;
+import dev.luavm.meter.MemoryMeter;
+import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The VM's {@link CallContext}: one per builtin call, viewing the arguments in place on the
+ * coroutine's stack ({@code stack[func+1 .. func+nargs]}); result {@code i} is written to
+ * {@code stack[func+i]}, where the caller expects it, so returning costs no copy.
+ */
+final class Ctx extends CallContext {
+    final LuaState st;
+    final Coroutine co;
+    final Builtin fn;
+    final int func;
+    final int nargs;
+    /** the Lua frame whose instruction called the builtin, or null (called from Java or a marker) */
+    final CallFrame caller;
+
+    Ctx(LuaState st, Coroutine co, Builtin fn, int func, int nargs, CallFrame caller) {
+        this.st = st;
+        this.co = co;
+        this.fn = fn;
+        this.func = func;
+        this.nargs = nargs;
+        this.caller = caller;
+    }
+
+    @Override
+    public int nargs() {
+        return nargs;
+    }
+
+    @Override
+    public Object arg(int i) {
+        return i >= 1 && i <= nargs ? co.stack[func + i] : null;
+    }
+
+    @Override
+    public void ensureResults(int n) {
+        if (n < 0 || (long) func + n + Coroutine.EXTRA_STACK > st.maxStackSlots) {
+            throw error("stack overflow (too many results)");
+        }
+        try {
+            co.ensureStack(func + n + Coroutine.EXTRA_STACK);
+        } catch (VmError e) {
+            throw error("stack overflow (too many results)");
+        }
+        if (co.top < func + n) co.top = func + n;
+    }
+
+    @Override
+    public void setResult(int i, Object v) {
+        co.stack[func + i] = v;
+    }
+
+    @Override
+    public Builtin callee() {
+        return fn;
+    }
+
+    @Override
+    public void chargeGas(long units) {
+        st.gas.charge(units);
+    }
+
+    @Override
+    public MemoryMeter memory() {
+        return st.memory;
+    }
+
+    @Override
+    public LuaTable globals() {
+        return st.globals;
+    }
+
+    @Override
+    public LuaTable registry() {
+        return st.registry;
+    }
+
+    @Override
+    public HostEnvironment host() {
+        return st.host;
+    }
+
+    @Override
+    public Object[] call(Object f, Object... args) {
+        return st.callJava(f, args);
+    }
+
+    @Override
+    public Object index(Object t, Object k) {
+        try {
+            return Meta.index(st, t, k, false, VmError.NONE);
+        } catch (VmError e) {
+            throw e.plain();
+        }
+    }
+
+    @Override
+    public void setIndex(Object t, Object k, Object v) {
+        try {
+            Meta.setIndex(st, t, k, v, false, VmError.NONE);
+        } catch (VmError e) {
+            throw e.plain();
+        }
+    }
+
+    @Override
+    public boolean lessThan(Object a, Object b) {
+        try {
+            return (Boolean) Meta.lessThan(st, a, b, false);
+        } catch (VmError e) {
+            throw e.plain();
+        }
+    }
+
+    @Override
+    public boolean equalsLua(Object a, Object b) {
+        return (Boolean) Meta.equals(st, a, b, false);
+    }
+
+    @Override
+    public long length(Object v) {
+        Object n;
+        try {
+            n = Meta.len(st, v, false);
+        } catch (VmError e) {
+            throw e.plain();
+        }
+        if (n instanceof Long l) return l;
+        if (n instanceof Double d) {
+            Long l = dev.luavm.value.LuaNumbers.floatToInteger(d);
+            if (l != null) return l;
+        }
+        throw error("object length is not an integer");
+    }
+
+    @Override
+    public LuaString toStringMeta(Object v) {
+        return Meta.tostring(st, v);
+    }
+
+    @Override
+    public LuaTable getMetatable(Object v) {
+        return Meta.metatable(st, v);
+    }
+
+    @Override
+    public LuaError errorAt(int level, String message) {
+        String pos = level == 1 ? DebugInfo.where(caller) : DebugInfo.where(co, level);
+        if (pos.isEmpty()) return new LuaError(LuaString.of(message));
+        byte[] p = pos.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] m = message.getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[p.length + m.length];
+        System.arraycopy(p, 0, out, 0, p.length);
+        System.arraycopy(m, 0, out, p.length, m.length);
+        return new LuaError(LuaString.wrap(out));
+    }
+
+    @Override
+    public String functionNameForErrors() {
+        String[] name = DebugInfo.funcNameFromCode(caller);
+        if (name != null) return name[1];
+        String g = DebugInfo.globalFuncName(st, fn);
+        return g != null ? g : fn.qualifiedName;
+    }
+
+    @Override
+    public boolean calledAsMethod() {
+        String[] name = DebugInfo.funcNameFromCode(caller);
+        return name != null && name[0].equals("method");
+    }
+}

@@ -1,0 +1,572 @@
+package dev.luavm.vm;
+
+import dev.luavm.bytecode.OpCode;
+import dev.luavm.meter.GasMeter;
+import dev.luavm.value.LuaClosure;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+
+/**
+ * The dispatch loop.
+ *
+ * <h2>VM rules</h2>
+ * These are law; reviews cite them by number.
+ * <ol>
+ *   <li><b>Gas before work.</b> Each instruction's cost ({@link OpCode#gas}) is added to a local
+ *       counter; the counter is charged to the {@link GasMeter} at safepoints (backward jumps,
+ *       calls, returns, loop steps), so the overshoot is bounded by one straight-line block.
+ *       Library functions charge through {@code CallContext.chargeGas}. Exhaustion, timeout and
+ *       cancellation (a volatile flag polled at the meter's checks) throw
+ *       {@link LuaTermination}, which is not a {@link LuaError}: nothing in Lua catches it and no
+ *       Lua code runs after it.</li>
+ *   <li><b>Memory before allocation.</b> Every Lua-visible allocation (tables, strings from
+ *       concatenation and tostring, closures, upvalues, coroutines and their stacks, stack and
+ *       frame growth) is charged to the {@code MemoryMeter} before it happens.</li>
+ *   <li><b>No Lua call on the Java stack.</b> Lua frames live in the coroutine's frame stack
+ *       ({@link CallFrame}s, registers in one growable array). Lua metamethods called by opcodes
+ *       are pushed as frames flagged META and the interrupted instruction is completed when they
+ *       return ({@link Calls#finishOp}); pcall/xpcall and coroutine resume/yield are marker
+ *       frames and stack switches inside this same loop. Only library re-entry
+ *       ({@code CallContext.call}) nests a loop, counted and capped at 200 ("C stack
+ *       overflow"); a coroutine cannot yield while one is active on it. The Lua call depth is
+ *       capped (default 200,000) with the catchable error "stack overflow".</li>
+ *   <li><b>No static mutable state.</b> All sandbox state is in {@link LuaState}; builtins and
+ *       prototypes are immutable and shared.</li>
+ *   <li><b>Termination is final.</b> Gas exhaustion, timeout and cancellation cannot be caught
+ *       by pcall, xpcall, coroutine.resume or error handlers.</li>
+ * </ol>
+ *
+ * <h2>Shape</h2>
+ * {@link #execute} is one method kept under HotSpot's 8,000-byte limit for JIT compilation.
+ * The outer loop loads the top frame of the running coroutine into locals (marker frames are
+ * completed out of line); the inner loop decodes and runs instructions with the integer, float
+ * and plain-table fast paths inline and everything else in named out-of-line methods
+ * ({@link Arith}, {@link Meta}, {@link Calls}). Any frame change saves {@code pc} and restarts
+ * the outer loop. A {@link LuaError} thrown inside is caught once, here, and handed to
+ * {@link Calls#unwind}, which either rearranges the frame stack (pcall, xpcall, dead coroutine)
+ * and lets the loop go on, or gives the error back to rethrow to the Java caller.
+ *
+ * <p>Numeric for loops deviate from 5.3 on purpose: an integer loop never steps past its limit
+ * (5.4's semantics), so {@code for i = math.maxinteger - 1, math.maxinteger} ends (threat T1).
+ */
+final class Interpreter {
+    private Interpreter() {}
+
+    private static final int[] GAS = new int[64];
+
+    static {
+        for (OpCode op : OpCode.values()) GAS[op.ordinal()] = op.gas;
+    }
+
+    private static final int OP_MOVE = 0;
+
+    /** Runs until the FRESH frame on top at entry (or pushed by the caller) completes. */
+    static void execute(LuaState st, LuaError pendingError) {
+        final GasMeter meter = st.gas;
+        LuaError pending = pendingError;
+        long gas = 0;
+        Coroutine co = null;
+        CallFrame f = null;
+        int pc = -1;
+        outer:
+        while (true) {
+            if (pending != null) {
+                LuaError out;
+                try {
+                    out = Calls.unwind(st, pending);
+                } catch (LuaError again) {
+                    pending = again;
+                    continue;
+                }
+                pending = null;
+                if (out != null) throw out;
+            }
+            pc = -1;
+            try {
+                co = st.current;
+                f = co.frames[co.nframes - 1];
+                if (f.kind != CallFrame.LUA) {
+                    if (Calls.finishMarker(st, co, f)) {
+                        meter.charge(gas);
+                        return;
+                    }
+                    continue;
+                }
+                final LuaClosure cl = f.closure;
+                final int[] code = cl.proto.code;
+                final Object[] k = cl.proto.constants;
+                final int base = f.base;
+                Object[] stack = co.stack;
+                pc = f.pc;
+                while (true) {
+                    final int i = code[pc++];
+                    final int op = i & 0x3F;
+                    gas += GAS[op];
+                    final int ra = base + ((i >>> 6) & 0xFF);
+                    switch (op) {
+                        case 0: // MOVE
+                            stack[ra] = stack[base + (i >>> 23)];
+                            continue;
+                        case 1: // LOADK
+                            stack[ra] = k[i >>> 14];
+                            continue;
+                        case 2: // LOADKX
+                            stack[ra] = k[code[pc++] >>> 6];
+                            continue;
+                        case 3: // LOADBOOL
+                            stack[ra] = (i >>> 23) != 0 ? Boolean.TRUE : Boolean.FALSE;
+                            if (((i >>> 14) & 0x1FF) != 0) pc++;
+                            continue;
+                        case 4: { // LOADNIL
+                            for (int j = i >>> 23; j >= 0; j--) stack[ra + j] = null;
+                            continue;
+                        }
+                        case 5: // GETUPVAL
+                            stack[ra] = cl.upvals[i >>> 23].get();
+                            continue;
+                        case 6: { // GETTABUP
+                            int c = (i >>> 14) & 0x1FF;
+                            Object key = c > 0xFF ? k[c & 0xFF] : stack[base + c];
+                            Object t = cl.upvals[i >>> 23].get();
+                            if (t instanceof LuaTable tt) {
+                                Object v = key instanceof LuaString s ? tt.getStr(s) : tt.get(key);
+                                if (v != null || tt.getMetatable() == null) {
+                                    stack[ra] = v;
+                                    continue;
+                                }
+                            }
+                            f.pc = pc;
+                            Object v = Meta.index(st, t, key, true, VmError.OP_B);
+                            if (v == Calls.PENDING) continue outer;
+                            stack = co.stack;
+                            stack[ra] = v;
+                            continue;
+                        }
+                        case 7: { // GETTABLE
+                            int c = (i >>> 14) & 0x1FF;
+                            Object key = c > 0xFF ? k[c & 0xFF] : stack[base + c];
+                            Object t = stack[base + (i >>> 23)];
+                            if (t instanceof LuaTable tt) {
+                                Object v;
+                                if (key instanceof Long l) v = tt.getInt(l);
+                                else if (key instanceof LuaString s) v = tt.getStr(s);
+                                else v = tt.get(key);
+                                if (v != null || tt.getMetatable() == null) {
+                                    stack[ra] = v;
+                                    continue;
+                                }
+                            }
+                            f.pc = pc;
+                            Object v = Meta.index(st, t, key, true, VmError.OP_B);
+                            if (v == Calls.PENDING) continue outer;
+                            stack = co.stack;
+                            stack[ra] = v;
+                            continue;
+                        }
+                        case 8: { // SETTABUP
+                            int b = i >>> 23;
+                            int c = (i >>> 14) & 0x1FF;
+                            Object key = b > 0xFF ? k[b & 0xFF] : stack[base + b];
+                            Object val = c > 0xFF ? k[c & 0xFF] : stack[base + c];
+                            Object t = cl.upvals[(i >>> 6) & 0xFF].get();
+                            if (t instanceof LuaTable tt && tt.getMetatable() == null && key instanceof LuaString s) {
+                                tt.putStr(s, val);
+                                continue;
+                            }
+                            f.pc = pc;
+                            if (Meta.setIndex(st, t, key, val, true, VmError.OP_A) == Calls.PENDING) continue outer;
+                            stack = co.stack;
+                            continue;
+                        }
+                        case 9: // SETUPVAL
+                            cl.upvals[i >>> 23].set(stack[ra]);
+                            continue;
+                        case 10: { // SETTABLE
+                            int b = i >>> 23;
+                            int c = (i >>> 14) & 0x1FF;
+                            Object key = b > 0xFF ? k[b & 0xFF] : stack[base + b];
+                            Object val = c > 0xFF ? k[c & 0xFF] : stack[base + c];
+                            Object t = stack[ra];
+                            if (t instanceof LuaTable tt && tt.getMetatable() == null) {
+                                if (key instanceof Long l) {
+                                    tt.putInt(l, val);
+                                    continue;
+                                }
+                                if (key instanceof LuaString s) {
+                                    tt.putStr(s, val);
+                                    continue;
+                                }
+                            }
+                            f.pc = pc;
+                            if (Meta.setIndex(st, t, key, val, true, VmError.OP_A) == Calls.PENDING) continue outer;
+                            stack = co.stack;
+                            continue;
+                        }
+                        case 11: // NEWTABLE
+                            stack[ra] = new LuaTable(st.memory, Calls.fb2int(i >>> 23), Calls.fb2int((i >>> 14) & 0x1FF));
+                            continue;
+                        case 12: { // SELF
+                            int c = (i >>> 14) & 0x1FF;
+                            Object key = c > 0xFF ? k[c & 0xFF] : stack[base + c];
+                            Object t = stack[base + (i >>> 23)];
+                            stack[ra + 1] = t;
+                            if (t instanceof LuaTable tt && key instanceof LuaString s) {
+                                Object v = tt.getStr(s);
+                                if (v != null || tt.getMetatable() == null) {
+                                    stack[ra] = v;
+                                    continue;
+                                }
+                            }
+                            f.pc = pc;
+                            Object v = Meta.index(st, t, key, true, VmError.OP_B);
+                            if (v == Calls.PENDING) continue outer;
+                            stack = co.stack;
+                            stack[ra] = v;
+                            continue;
+                        }
+                        case 13: // ADD
+                        case 14: // SUB
+                        case 15: // MUL
+                        case 16: // MOD
+                        case 17: // POW
+                        case 18: // DIV
+                        case 19: // IDIV
+                        case 20: // BAND
+                        case 21: // BOR
+                        case 22: // BXOR
+                        case 23: // SHL
+                        case 24: { // SHR
+                            int b = i >>> 23;
+                            int c = (i >>> 14) & 0x1FF;
+                            Object x = b > 0xFF ? k[b & 0xFF] : stack[base + b];
+                            Object y = c > 0xFF ? k[c & 0xFF] : stack[base + c];
+                            if (x instanceof Long lx && y instanceof Long ly) {
+                                long u = lx;
+                                long w = ly;
+                                switch (op) {
+                                    case 13: stack[ra] = u + w; continue;
+                                    case 14: stack[ra] = u - w; continue;
+                                    case 15: stack[ra] = u * w; continue;
+                                    case 20: stack[ra] = u & w; continue;
+                                    case 21: stack[ra] = u | w; continue;
+                                    case 22: stack[ra] = u ^ w; continue;
+                                    case 18: stack[ra] = (double) u / (double) w; continue;
+                                    case 16:
+                                        if (w > 0) {
+                                            long m = u % w;
+                                            stack[ra] = m < 0 ? m + w : m;
+                                            continue;
+                                        }
+                                        break;
+                                    case 19:
+                                        if (w > 0) {
+                                            stack[ra] = Math.floorDiv(u, w);
+                                            continue;
+                                        }
+                                        break;
+                                    default:
+                                        break;
+                                }
+                            } else if (x instanceof Double dx && y instanceof Double dy) {
+                                double u = dx;
+                                double w = dy;
+                                switch (op) {
+                                    case 13: stack[ra] = u + w; continue;
+                                    case 14: stack[ra] = u - w; continue;
+                                    case 15: stack[ra] = u * w; continue;
+                                    case 18: stack[ra] = u / w; continue;
+                                    default: break;
+                                }
+                            }
+                            f.pc = pc;
+                            Object v = Meta.arith(st, op, x, y, true);
+                            if (v == Calls.PENDING) continue outer;
+                            stack = co.stack;
+                            stack[ra] = v;
+                            continue;
+                        }
+                        case 25: { // UNM
+                            Object x = stack[base + (i >>> 23)];
+                            if (x instanceof Long l) {
+                                stack[ra] = -l;
+                                continue;
+                            }
+                            if (x instanceof Double d) {
+                                stack[ra] = -d;
+                                continue;
+                            }
+                            f.pc = pc;
+                            Object v = Meta.arith(st, op, x, x, true);
+                            if (v == Calls.PENDING) continue outer;
+                            stack = co.stack;
+                            stack[ra] = v;
+                            continue;
+                        }
+                        case 26: { // BNOT
+                            Object x = stack[base + (i >>> 23)];
+                            if (x instanceof Long l) {
+                                stack[ra] = ~l;
+                                continue;
+                            }
+                            f.pc = pc;
+                            Object v = Meta.arith(st, op, x, x, true);
+                            if (v == Calls.PENDING) continue outer;
+                            stack = co.stack;
+                            stack[ra] = v;
+                            continue;
+                        }
+                        case 27: { // NOT
+                            Object x = stack[base + (i >>> 23)];
+                            stack[ra] = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx)
+                                    ? Boolean.TRUE : Boolean.FALSE;
+                            continue;
+                        }
+                        case 28: { // LEN
+                            Object x = stack[base + (i >>> 23)];
+                            if (x instanceof LuaString s) {
+                                stack[ra] = (long) s.length();
+                                continue;
+                            }
+                            if (x instanceof LuaTable t && t.getMetatable() == null) {
+                                stack[ra] = t.length();
+                                continue;
+                            }
+                            f.pc = pc;
+                            Object v = Meta.len(st, x, true);
+                            if (v == Calls.PENDING) continue outer;
+                            stack = co.stack;
+                            stack[ra] = v;
+                            continue;
+                        }
+                        case 29: { // CONCAT
+                            f.pc = pc;
+                            Object v = Meta.concat(st, co, base + (i >>> 23), base + ((i >>> 14) & 0x1FF));
+                            if (v == Calls.PENDING) continue outer;
+                            stack = co.stack;
+                            stack[ra] = v;
+                            continue;
+                        }
+                        case 30: { // JMP
+                            int sbx = (i >>> 14) - 131071;
+                            pc += sbx;
+                            if (((i >>> 6) & 0xFF) != 0) co.closeUpvalues(ra - 1);
+                            if (sbx < 0) {
+                                meter.charge(gas);
+                                gas = 0;
+                            }
+                            continue;
+                        }
+                        case 31: // EQ
+                        case 32: // LT
+                        case 33: { // LE
+                            int b = i >>> 23;
+                            int c = (i >>> 14) & 0x1FF;
+                            Object x = b > 0xFF ? k[b & 0xFF] : stack[base + b];
+                            Object y = c > 0xFF ? k[c & 0xFF] : stack[base + c];
+                            boolean res;
+                            if (x instanceof Long lx && y instanceof Long ly) {
+                                long u = lx;
+                                long w = ly;
+                                res = op == 31 ? u == w : op == 32 ? u < w : u <= w;
+                            } else if (x instanceof Double dx && y instanceof Double dy) {
+                                double u = dx;
+                                double w = dy;
+                                res = op == 31 ? u == w : op == 32 ? u < w : u <= w;
+                            } else if (op == 31 && (x == y || x == null || y == null
+                                    || x instanceof LuaString || x instanceof Boolean)) {
+                                res = x == y || (x != null && x.equals(y));
+                            } else {
+                                f.pc = pc;
+                                Object v = op == 31 ? Meta.equals(st, x, y, true)
+                                        : op == 32 ? Meta.lessThan(st, x, y, true) : Meta.lessEqual(st, x, y, true);
+                                if (v == Calls.PENDING) continue outer;
+                                stack = co.stack;
+                                res = (Boolean) v;
+                            }
+                            if (res != (((i >>> 6) & 0xFF) != 0)) pc++;
+                            continue;
+                        }
+                        case 34: { // TEST
+                            Object x = stack[ra];
+                            boolean falsy = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx);
+                            if (falsy == (((i >>> 14) & 0x1FF) != 0)) pc++;
+                            continue;
+                        }
+                        case 35: { // TESTSET
+                            Object x = stack[base + (i >>> 23)];
+                            boolean falsy = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx);
+                            if (falsy == (((i >>> 14) & 0x1FF) != 0)) pc++;
+                            else stack[ra] = x;
+                            continue;
+                        }
+                        case 36: { // CALL
+                            int b = i >>> 23;
+                            if (b != 0) co.top = ra + b;
+                            meter.charge(gas);
+                            gas = 0;
+                            f.pc = pc;
+                            Object fn = stack[ra];
+                            if (fn instanceof LuaClosure ncl) {
+                                Calls.pushLua(st, co, ncl, ra, co.top - ra - 1, ((i >>> 14) & 0x1FF) - 1, 0);
+                                continue outer;
+                            }
+                            if (Calls.precall(st, co, ra, co.top - ra - 1, ((i >>> 14) & 0x1FF) - 1, 0, f)) {
+                                stack = co.stack;
+                                continue;
+                            }
+                            continue outer;
+                        }
+                        case 37: { // TAILCALL
+                            int b = i >>> 23;
+                            if (b != 0) co.top = ra + b;
+                            meter.charge(gas);
+                            gas = 0;
+                            f.pc = pc;
+                            Object fn = stack[ra];
+                            if (fn instanceof LuaClosure ncl) {
+                                if (co.openUpvals != null) co.closeUpvalues(base);
+                                int nargs = co.top - ra - 1;
+                                int func = f.func;
+                                co.ensureStack(func + 1 + nargs + ncl.proto.maxStackSize + Coroutine.EXTRA_STACK);
+                                stack = co.stack;
+                                System.arraycopy(stack, ra, stack, func, nargs + 1);
+                                int flags = f.flags | CallFrame.TAIL;
+                                int aux = f.aux;
+                                int nres = f.nresults;
+                                co.nframes--;
+                                CallFrame nf = Calls.pushLua(st, co, ncl, func, nargs, nres, flags);
+                                nf.aux = aux;
+                                continue outer;
+                            }
+                            if (Calls.precall(st, co, ra, co.top - ra - 1, -1, 0, f)) {
+                                stack = co.stack;
+                                continue;
+                            }
+                            continue outer;
+                        }
+                        case 38: { // RETURN
+                            int b = i >>> 23;
+                            int n = b != 0 ? b - 1 : co.top - ra;
+                            meter.charge(gas);
+                            gas = 0;
+                            if (co.openUpvals != null) co.closeUpvalues(base);
+                            int dst = f.func;
+                            int want = f.nresults;
+                            if (want == 1) {
+                                stack[dst] = n > 0 ? stack[ra] : null;
+                            } else if (want < 0) {
+                                System.arraycopy(stack, ra, stack, dst, n);
+                                co.top = dst + n;
+                            } else {
+                                int j = 0;
+                                for (; j < want && j < n; j++) stack[dst + j] = stack[ra + j];
+                                for (; j < want; j++) stack[dst + j] = null;
+                            }
+                            co.nframes--;
+                            if ((f.flags & CallFrame.SPECIAL) != 0 && Calls.finishSpecial(st, co, f)) return;
+                            continue outer;
+                        }
+                        case 39: { // FORLOOP
+                            Object o = stack[ra];
+                            if (o instanceof Long lo) {
+                                long idx = lo;
+                                long limit = (Long) stack[ra + 1];
+                                long step = (Long) stack[ra + 2];
+                                if (step > 0 ? Long.compareUnsigned(limit - idx, step) >= 0
+                                        : step < 0 ? Long.compareUnsigned(idx - limit, -step) >= 0 : true) {
+                                    Long v = idx + step;
+                                    stack[ra] = v;
+                                    stack[ra + 3] = v;
+                                    pc += (i >>> 14) - 131071;
+                                }
+                            } else {
+                                double step = (Double) stack[ra + 2];
+                                double idx = (Double) o + step;
+                                double limit = (Double) stack[ra + 1];
+                                if (0 < step ? idx <= limit : limit <= idx) {
+                                    Double v = idx;
+                                    stack[ra] = v;
+                                    stack[ra + 3] = v;
+                                    pc += (i >>> 14) - 131071;
+                                }
+                            }
+                            meter.charge(gas);
+                            gas = 0;
+                            continue;
+                        }
+                        case 40: { // FORPREP
+                            f.pc = pc;
+                            if (!Calls.forPrep(stack, ra)) pc += (i >>> 14) - 131071 + 1;
+                            continue;
+                        }
+                        case 41: { // TFORCALL
+                            int cb = ra + 3;
+                            stack[cb + 2] = stack[ra + 2];
+                            stack[cb + 1] = stack[ra + 1];
+                            stack[cb] = stack[ra];
+                            co.top = cb + 3;
+                            meter.charge(gas);
+                            gas = 0;
+                            f.pc = pc;
+                            if (Calls.precall(st, co, cb, 2, (i >>> 14) & 0x1FF, 0, f)) {
+                                stack = co.stack;
+                                continue;
+                            }
+                            continue outer;
+                        }
+                        case 42: { // TFORLOOP
+                            Object x = stack[ra + 1];
+                            if (x != null) {
+                                stack[ra] = x;
+                                pc += (i >>> 14) - 131071;
+                            }
+                            meter.charge(gas);
+                            gas = 0;
+                            continue;
+                        }
+                        case 43: { // SETLIST
+                            int n = i >>> 23;
+                            int c = (i >>> 14) & 0x1FF;
+                            if (n == 0) n = co.top - ra - 1;
+                            if (c == 0) c = code[pc++] >>> 6;
+                            f.pc = pc;
+                            LuaTable t = (LuaTable) stack[ra];
+                            long last = (long) (c - 1) * OpCode.FIELDS_PER_FLUSH + n;
+                            if (last <= Integer.MAX_VALUE && last > t.arrayCapacity()) t.ensureArray((int) last);
+                            long first = (long) (c - 1) * OpCode.FIELDS_PER_FLUSH;
+                            for (int j = 1; j <= n; j++) t.putInt(first + j, stack[ra + j]);
+                            continue;
+                        }
+                        case 44: { // CLOSURE
+                            f.pc = pc;
+                            stack[ra] = Calls.closure(st, co, cl, i >>> 14, base);
+                            continue;
+                        }
+                        case 45: { // VARARG
+                            int b = (i >>> 23) - 1;
+                            int nva = base - f.func - 1 - cl.proto.numParams;
+                            if (nva < 0) nva = 0;
+                            if (b < 0) {
+                                b = nva;
+                                if (ra + nva + Coroutine.EXTRA_STACK > stack.length) {
+                                    f.pc = pc;
+                                    co.ensureStack(ra + nva + Coroutine.EXTRA_STACK);
+                                    stack = co.stack;
+                                }
+                                co.top = ra + nva;
+                            }
+                            int src = base - nva;
+                            for (int j = 0; j < b; j++) stack[ra + j] = j < nva ? stack[src + j] : null;
+                            continue;
+                        }
+                        default:
+                            throw new IllegalStateException("bad opcode " + op);
+                    }
+                }
+            } catch (LuaError e) {
+                if (pc >= 0) f.pc = pc;
+                pending = e;
+            }
+        }
+    }
+}

@@ -1,0 +1,321 @@
+package dev.luavm.vm;
+
+import dev.luavm.bytecode.Prototype;
+import dev.luavm.compiler.LuaCompiler;
+import dev.luavm.lib.HostEnvironment;
+import dev.luavm.lib.InstallContext;
+import dev.luavm.lib.Intrinsic;
+import dev.luavm.lib.Library;
+import dev.luavm.meter.GasMeter;
+import dev.luavm.meter.MemoryMeter;
+import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaClosure;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+
+/**
+ * One sandbox: everything a script can reach or change lives here and nowhere else (VM rule 4).
+ * Two states share nothing mutable; builtins and prototypes, which are immutable, may be shared.
+ *
+ * <h2>Map</h2>
+ * <ul>
+ *   <li>{@link Interpreter} runs bytecode; {@link Calls} shapes the frame stack (calls, returns,
+ *       pcall markers, coroutine switches, error unwinding); {@link Meta} and {@link Arith} are
+ *       the slow paths; {@link DebugInfo} names variables and writes tracebacks.</li>
+ *   <li>{@link Coroutine} holds a register stack and a frame stack; the main coroutine runs
+ *       calls coming from Java.</li>
+ *   <li>{@link MemoryMeter} and {@link GasMeter} are the sandbox's budgets; exhausting gas,
+ *       passing the deadline or {@link #cancel()} end the run with {@link LuaTermination}.</li>
+ * </ul>
+ *
+ * <h2>Use</h2>
+ * <pre>{@code
+ * LuaState L = new LuaState(new MemoryMeter(64 << 20), new GasMeter(100_000_000), host, Settings.defaults());
+ * L.install(new BaseLibrary());
+ * LuaClosure main = L.load(LuaCompiler.compile(src, "=script"));
+ * Object[] results = L.call(main);
+ * }</pre>
+ * Not thread-safe: one thread runs a state at a time; only {@link #cancel()} may be called
+ * from another thread.
+ */
+public final class LuaState {
+    /** Limits of a state. */
+    public record Settings(int maxCallDepth, int maxStackSlots) {
+        public Settings {
+            if (maxCallDepth < 10) throw new IllegalArgumentException("maxCallDepth too small: " + maxCallDepth);
+            if (maxStackSlots < 1000) throw new IllegalArgumentException("maxStackSlots too small: " + maxStackSlots);
+        }
+
+        /** 200,000 Lua frames; 8M stack slots per coroutine. */
+        public static Settings defaults() {
+            return new Settings(200_000, 8_000_000);
+        }
+
+        public Settings withMaxCallDepth(int depth) {
+            return new Settings(depth, maxStackSlots);
+        }
+    }
+
+    /** frames an xpcall handler may use beyond the depth limit */
+    static final int HANDLER_EXTRA_FRAMES = 64;
+
+    final MemoryMeter memory;
+    final GasMeter gas;
+    final HostEnvironment host;
+    final int maxCallDepth;
+    final int maxStackSlots;
+    final LuaTable globals;
+    final LuaTable registry;
+    LuaTable stringMeta;
+    LuaTable numberMeta;
+    LuaTable booleanMeta;
+    LuaTable nilMeta;
+    LuaTable functionMeta;
+    LuaTable threadMeta;
+    final Coroutine mainCoroutine;
+    /** the running coroutine */
+    Coroutine current;
+    /** nested dispatch loops (Java re-entries), capped at {@link Calls#MAX_C_CALLS} */
+    int javaDepth;
+    /** the builtin running on top, if any (for tracebacks of errors it raises) */
+    Builtin runningBuiltin;
+
+    public LuaState(MemoryMeter memory, GasMeter gas, HostEnvironment host, Settings settings) {
+        this.memory = memory;
+        this.gas = gas;
+        this.host = host;
+        this.maxCallDepth = settings.maxCallDepth();
+        this.maxStackSlots = settings.maxStackSlots();
+        gas.setClock(host::nanoTime);
+        this.globals = new LuaTable(memory);
+        this.registry = new LuaTable(memory);
+        registry.put(LuaString.of("_G"), globals);
+        this.mainCoroutine = new Coroutine(this, null, Coroutine.INITIAL_STACK);
+        mainCoroutine.status = Coroutine.Status.RUNNING;
+        mainCoroutine.started = true;
+        this.current = mainCoroutine;
+    }
+
+    // ---- setup
+
+    /** Installs a capability bundle. */
+    public void install(Library lib) {
+        lib.install(new InstallContext() {
+            @Override
+            public LuaTable globals() {
+                return globals;
+            }
+
+            @Override
+            public LuaTable registry() {
+                return registry;
+            }
+
+            @Override
+            public MemoryMeter memory() {
+                return memory;
+            }
+
+            @Override
+            public HostEnvironment host() {
+                return host;
+            }
+
+            @Override
+            public void setStringMetatable(LuaTable mt) {
+                stringMeta = mt;
+            }
+
+            @Override
+            public Builtin intrinsic(Intrinsic which) {
+                return Intrinsics.get(which);
+            }
+        });
+    }
+
+    /** The VM-implemented builtin for {@code which}. */
+    public static Builtin intrinsic(Intrinsic which) {
+        return Intrinsics.get(which);
+    }
+
+    /** A main closure for {@code p} whose {@code _ENV} (upvalue 0) is the global table. */
+    public LuaClosure load(Prototype p) {
+        return bind(p, globals);
+    }
+
+    /** A main closure for {@code p} whose {@code _ENV} is {@code env}. */
+    public LuaClosure bind(Prototype p, Object env) {
+        return Intrinsics.bind(this, p, env);
+    }
+
+    /** Compiles {@code source} (text only; gas charged for compilation) and binds it to the globals. */
+    public LuaClosure load(byte[] source, String chunkName) {
+        checkAlive();
+        if (source.length > 0 && source[0] == 27) {
+            throw LuaError.of("attempt to load a binary chunk (mode is 't')");
+        }
+        gas.charge(1 + source.length / 16);
+        return load(LuaCompiler.compile(source, chunkName, gas::charge));
+    }
+
+    // ---- running
+
+    /**
+     * Calls a Lua value from the host. Errors come out as {@link LuaError} carrying the Lua
+     * value and, when nothing in Lua caught them, a Lua traceback; gas, time, cancellation and
+     * output limits come out as {@link LuaTermination}, after which the state runs no more Lua.
+     */
+    public Object[] call(Object fn, Object... args) {
+        checkAlive();
+        if (current != mainCoroutine || javaDepth != 0) {
+            throw new IllegalStateException("LuaState.call is not re-entrant; use CallContext.call from builtins");
+        }
+        try {
+            return callJava(fn, args);
+        } catch (LuaTermination t) {
+            resetAfterTermination();
+            throw t;
+        } catch (StackOverflowError so) {
+            // a host-side recursion we did not bound: report it as a Lua error, never crash the host
+            resetAfterError();
+            throw LuaError.of("stack overflow (host)");
+        } finally {
+            if (gas.terminated() == null) resetAfterError();
+        }
+    }
+
+    private void checkAlive() {
+        if (gas.terminated() != null) throw new LuaTermination(gas.terminated());
+    }
+
+    private void resetAfterTermination() {
+        current = mainCoroutine;
+        javaDepth = 0;
+        runningBuiltin = null;
+        mainCoroutine.nframes = 0;
+        mainCoroutine.top = 0;
+        mainCoroutine.nny = 0;
+    }
+
+    private void resetAfterError() {
+        if (javaDepth == 0) {
+            current = mainCoroutine;
+            mainCoroutine.nny = 0;
+        }
+    }
+
+    /**
+     * A call from Java into Lua (library re-entry): a nested dispatch loop, counted against
+     * the C-call cap, on the running coroutine (which cannot yield while it lasts).
+     */
+    Object[] callJava(Object fn, Object... args) {
+        Coroutine co = current;
+        int n = args.length;
+        int func = co.top;
+        if (fn instanceof Builtin b && !(b instanceof VmBuiltin)) {
+            co.ensureStack(func + n + 1 + Coroutine.MIN_STACK);
+            Object[] s = co.stack;
+            s[func] = fn;
+            System.arraycopy(args, 0, s, func + 1, n);
+            try {
+                Calls.callBuiltin(this, co, b, func, n, -1, null);
+                return results(co, func);
+            } finally {
+                co.top = func;
+            }
+        }
+        if (javaDepth >= Calls.MAX_C_CALLS) throw LuaError.of("C stack overflow");
+        co.ensureStack(func + n + 1 + Coroutine.MIN_STACK);
+        Object[] s = co.stack;
+        s[func] = fn;
+        System.arraycopy(args, 0, s, func + 1, n);
+        co.top = func + 1 + n;
+        int savedFrames = co.nframes;
+        Builtin savedRunning = runningBuiltin;
+        runningBuiltin = null;
+        javaDepth++;
+        co.nny++;
+        try {
+            LuaError pending = null;
+            boolean done = false;
+            try {
+                done = Calls.precall(this, co, func, n, -1, CallFrame.FRESH, null);
+            } catch (LuaError e) {
+                if (current == co && co.nframes == savedFrames) {
+                    throw e instanceof VmError ve ? ve.plain() : e;
+                }
+                pending = e;
+            }
+            if (!done) Interpreter.execute(this, pending);
+            return results(co, func);
+        } finally {
+            javaDepth--;
+            co.nny--;
+            co.top = func;
+            runningBuiltin = savedRunning;
+        }
+    }
+
+    private static Object[] results(Coroutine co, int func) {
+        int nres = co.top - func;
+        Object[] out = new Object[nres];
+        System.arraycopy(co.stack, func, out, 0, nres);
+        return out;
+    }
+
+    // ---- control
+
+    /** Stops the run at its next safepoint (callable from any thread). */
+    public void cancel() {
+        gas.cancel();
+    }
+
+    /** Ends the run with TIME once the host clock passes {@code deadlineNanos}. */
+    public void setDeadline(long deadlineNanos) {
+        gas.setDeadline(deadlineNanos);
+    }
+
+    public long gasUsed() {
+        return gas.used();
+    }
+
+    // ---- accessors
+
+    public LuaTable globals() {
+        return globals;
+    }
+
+    public LuaTable registry() {
+        return registry;
+    }
+
+    public MemoryMeter memory() {
+        return memory;
+    }
+
+    public GasMeter gas() {
+        return gas;
+    }
+
+    public HostEnvironment host() {
+        return host;
+    }
+
+    public Coroutine mainCoroutine() {
+        return mainCoroutine;
+    }
+
+    /** The per-sandbox metatable of strings (set by the string library). */
+    public LuaTable stringMetatable() {
+        return stringMeta;
+    }
+
+    /** Formats a value as tostring would, without running any metamethod (for host messages). */
+    public static String describe(Object v) {
+        if (v instanceof LuaString s) return s.toString();
+        if (v == null) return "nil";
+        if (v instanceof Boolean || v instanceof Long) return String.valueOf(v);
+        if (v instanceof Double d) return dev.luavm.value.LuaNumbers.toString(d);
+        return dev.luavm.value.LuaValues.typeName(v);
+    }
+}

@@ -1,0 +1,391 @@
+package dev.luavm.vm;
+
+import dev.luavm.meter.Sizes;
+import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaClosure;
+import dev.luavm.value.LuaFunction;
+import dev.luavm.value.LuaNumbers;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+import dev.luavm.value.LuaValues;
+import dev.luavm.value.Userdata;
+
+/**
+ * Metamethod-aware operations ({@code ltm.c} plus the slow halves of {@code lvm.c}): indexing
+ * chains, arithmetic and bitwise fallbacks, comparisons, length, concatenation, tostring.
+ *
+ * <p>Each operation takes {@code fromLoop}. From the dispatch loop, a metamethod that is a Lua
+ * closure is not called on the Java stack: it is pushed as a frame flagged
+ * {@link CallFrame#META} and the method returns {@link Calls#PENDING}; when that frame returns,
+ * the loop completes the interrupted instruction (PUC's luaV_finishOp), so coroutines can yield
+ * inside metamethods (VM rule 3). From library code ({@code CallContext}) the metamethod runs in
+ * a nested dispatch loop and the answer comes back directly.
+ *
+ * <p>Weak tables: {@code __mode} is accepted but tables stay strong (the JVM collector cannot
+ * tell us when a Lua value becomes unreachable without per-sandbox weak maps; memory accounting
+ * is by live-heap walk, so a strong "weak" table only keeps what it references alive).
+ */
+final class Meta {
+    private Meta() {}
+
+    static final int MAXTAGLOOP = 2000;
+
+    static final LuaString INDEX = LuaString.of("__index");
+    static final LuaString NEWINDEX = LuaString.of("__newindex");
+    static final LuaString GC = LuaString.of("__gc");
+    static final LuaString MODE = LuaString.of("__mode");
+    static final LuaString LEN = LuaString.of("__len");
+    static final LuaString EQ = LuaString.of("__eq");
+    static final LuaString LT = LuaString.of("__lt");
+    static final LuaString LE = LuaString.of("__le");
+    static final LuaString CONCAT = LuaString.of("__concat");
+    static final LuaString CALL = LuaString.of("__call");
+    static final LuaString TOSTRING = LuaString.of("__tostring");
+    static final LuaString NAME = LuaString.of("__name");
+    static final LuaString METATABLE = LuaString.of("__metatable");
+    static final LuaString PAIRS = LuaString.of("__pairs");
+
+    /** event names indexed by opcode ordinal (ADD..BNOT) */
+    private static final LuaString[] ARITH_EVENT = new LuaString[64];
+
+    static {
+        ARITH_EVENT[Arith.ADD] = LuaString.of("__add");
+        ARITH_EVENT[Arith.SUB] = LuaString.of("__sub");
+        ARITH_EVENT[Arith.MUL] = LuaString.of("__mul");
+        ARITH_EVENT[Arith.MOD] = LuaString.of("__mod");
+        ARITH_EVENT[Arith.POW] = LuaString.of("__pow");
+        ARITH_EVENT[Arith.DIV] = LuaString.of("__div");
+        ARITH_EVENT[Arith.IDIV] = LuaString.of("__idiv");
+        ARITH_EVENT[Arith.BAND] = LuaString.of("__band");
+        ARITH_EVENT[Arith.BOR] = LuaString.of("__bor");
+        ARITH_EVENT[Arith.BXOR] = LuaString.of("__bxor");
+        ARITH_EVENT[Arith.SHL] = LuaString.of("__shl");
+        ARITH_EVENT[Arith.SHR] = LuaString.of("__shr");
+        ARITH_EVENT[Arith.UNM] = LuaString.of("__unm");
+        ARITH_EVENT[Arith.BNOT] = LuaString.of("__bnot");
+    }
+
+    /** bits of LuaTable.metaAbsent */
+    static final int BIT_INDEX = 1;
+    static final int BIT_NEWINDEX = 2;
+    static final int BIT_LEN = 16;
+    static final int BIT_EQ = 32;
+
+    /** fasttm: the metamethod {@code name} of metatable {@code mt}, caching absence in a bit. */
+    static Object fastTM(LuaTable mt, LuaString name, int bit) {
+        if (mt == null || (mt.metaAbsent & bit) != 0) return null;
+        Object tm = mt.getStr(name);
+        if (tm == null) mt.metaAbsent |= (byte) bit;
+        return tm;
+    }
+
+    static LuaTable metatable(LuaState st, Object v) {
+        if (v instanceof LuaTable t) return t.getMetatable();
+        if (v instanceof LuaString) return st.stringMeta;
+        if (v instanceof Userdata u) return u.getMetatable();
+        if (v instanceof Long || v instanceof Double) return st.numberMeta;
+        if (v instanceof Boolean) return st.booleanMeta;
+        if (v instanceof LuaFunction) return st.functionMeta;
+        if (v instanceof Coroutine) return st.threadMeta;
+        if (v == null) return st.nilMeta;
+        return null;
+    }
+
+    static Object getTM(LuaState st, Object v, LuaString event) {
+        LuaTable mt = metatable(st, v);
+        return mt == null ? null : mt.getStr(event);
+    }
+
+    /** luaT_objtypename: the __name of a table or userdata metatable, else the type name. */
+    static String typeName(LuaState st, Object v) {
+        if (v instanceof LuaTable || v instanceof Userdata) {
+            LuaTable mt = metatable(st, v);
+            if (mt != null && mt.getStr(NAME) instanceof LuaString s) return s.toLatin1();
+        }
+        return LuaValues.typeName(v);
+    }
+
+    // ---- calling metamethods
+
+    /** Calls {@code tm(a, b[, c])} wanting one result; PENDING when pushed as a frame. */
+    static Object call(LuaState st, Object tm, Object a, Object b, Object c, int nargs, boolean fromLoop,
+                       int flags, int aux) {
+        return call(st, tm, a, b, c, nargs, 1, fromLoop, flags, aux);
+    }
+
+    /** As above with {@code nres} results wanted by the pushed frame (0 for __newindex). */
+    static Object call(LuaState st, Object tm, Object a, Object b, Object c, int nargs, int nres,
+                       boolean fromLoop, int flags, int aux) {
+        if (fromLoop && tm instanceof LuaClosure cl) {
+            Coroutine co = st.current;
+            CallFrame f = co.frames[co.nframes - 1];
+            int pos = f.base + f.closure.proto.maxStackSize;
+            co.ensureStack(pos + 4 + Coroutine.EXTRA_STACK);
+            Object[] s = co.stack;
+            s[pos] = cl;
+            s[pos + 1] = a;
+            s[pos + 2] = b;
+            s[pos + 3] = c;
+            co.top = pos + 1 + nargs;
+            CallFrame nf = Calls.pushLua(st, co, cl, pos, nargs, nres, CallFrame.META | flags);
+            nf.aux = aux;
+            return Calls.PENDING;
+        }
+        Object[] r = nargs == 3 ? st.callJava(tm, a, b, c) : st.callJava(tm, a, b);
+        return r.length == 0 ? null : r[0];
+    }
+
+    // ---- indexing
+
+    /** luaV_gettable/finishget: {@code t[key]} following __index. */
+    static Object index(LuaState st, Object t, Object key, boolean fromLoop, int operand) {
+        for (int loop = 0; loop < MAXTAGLOOP; loop++) {
+            Object tm;
+            if (t instanceof LuaTable tt) {
+                Object v = tt.get(key);
+                if (v != null) return v;
+                tm = fastTM(tt.getMetatable(), INDEX, BIT_INDEX);
+                if (tm == null) return null;
+            } else {
+                tm = getTM(st, t, INDEX);
+                if (tm == null) throw VmError.type("index", typeName(st, t), loop == 0 ? operand : VmError.NONE);
+            }
+            if (tm instanceof LuaFunction) return call(st, tm, t, key, null, 2, fromLoop, 0, 0);
+            t = tm;
+        }
+        throw VmError.run("'__index' chain too long; possible loop");
+    }
+
+    /** luaV_settable/finishset: {@code t[key] = v} following __newindex; PENDING or null. */
+    static Object setIndex(LuaState st, Object t, Object key, Object v, boolean fromLoop, int operand) {
+        for (int loop = 0; loop < MAXTAGLOOP; loop++) {
+            Object tm;
+            if (t instanceof LuaTable tt) {
+                Object old = tt.get(key);
+                if (old == null) {
+                    tm = fastTM(tt.getMetatable(), NEWINDEX, BIT_NEWINDEX);
+                } else {
+                    tm = null;
+                }
+                if (tm == null) {
+                    rawSet(tt, key, v);
+                    return null;
+                }
+            } else {
+                tm = getTM(st, t, NEWINDEX);
+                if (tm == null) throw VmError.type("index", typeName(st, t), loop == 0 ? operand : VmError.NONE);
+            }
+            if (tm instanceof LuaFunction) {
+                Object r = call(st, tm, t, key, v, 3, 0, fromLoop, 0, 0);
+                return r == Calls.PENDING ? r : null;
+            }
+            t = tm;
+        }
+        throw VmError.run("'__newindex' chain too long; possible loop");
+    }
+
+    /** A raw store with PUC's positioned errors for nil and NaN keys. */
+    static void rawSet(LuaTable t, Object key, Object v) {
+        if (key == null) throw VmError.run("table index is nil");
+        if (key instanceof Double d && d.isNaN()) throw VmError.run("table index is NaN");
+        t.put(key, v);
+    }
+
+    // ---- arithmetic
+
+    /** luaT_trybinTM after the raw operation failed: metamethod or error. */
+    static Object arith(LuaState st, int op, Object a, Object b, boolean fromLoop) {
+        Object r = Arith.arith(op, a, b);
+        if (r != null) return r;
+        LuaString ev = ARITH_EVENT[op];
+        Object tm = getTM(st, a, ev);
+        if (tm == null) tm = getTM(st, b, ev);
+        if (tm != null) return call(st, tm, a, b, null, 2, fromLoop, 0, 0);
+        boolean unary = op == Arith.UNM || op == Arith.BNOT;
+        if (Arith.isBitwise(op)) {
+            if ((a instanceof Long || a instanceof Double) && (b instanceof Long || b instanceof Double)) {
+                int blame = Arith.toInteger(a) == null ? VmError.OP_B : (unary ? VmError.OP_B : VmError.OP_C);
+                throw new VmError("number", blame, " has no integer representation");
+            }
+            int blame = Arith.toNumber(a) == null || unary ? VmError.OP_B : VmError.OP_C;
+            Object bad = blame == VmError.OP_B ? a : b;
+            throw VmError.type("perform bitwise operation on", typeName(st, bad), blame);
+        }
+        int blame = Arith.toNumber(a) == null || unary ? VmError.OP_B : VmError.OP_C;
+        Object bad = blame == VmError.OP_B ? a : b;
+        throw VmError.type("perform arithmetic on", typeName(st, bad), blame);
+    }
+
+    // ---- comparison
+
+    /** luaV_equalobj: Boolean, or PENDING while an __eq frame runs. */
+    static Object equals(LuaState st, Object a, Object b, boolean fromLoop) {
+        if (a == b) return Boolean.TRUE;
+        if (a == null || b == null) return Boolean.FALSE;
+        if (a instanceof Long || a instanceof Double) {
+            return (b instanceof Long || b instanceof Double) && Arith.numEquals(a, b);
+        }
+        if (a instanceof LuaString || a instanceof Boolean) return a.equals(b);
+        Object tm;
+        if (a instanceof LuaTable ta && b instanceof LuaTable tb) {
+            tm = fastTM(ta.getMetatable(), EQ, BIT_EQ);
+            if (tm == null) tm = fastTM(tb.getMetatable(), EQ, BIT_EQ);
+        } else if (a instanceof Userdata ua && b instanceof Userdata ub) {
+            tm = ua.getMetatable() == null ? null : ua.getMetatable().getStr(EQ);
+            if (tm == null && ub.getMetatable() != null) tm = ub.getMetatable().getStr(EQ);
+        } else {
+            return Boolean.FALSE;
+        }
+        if (tm == null) return Boolean.FALSE;
+        Object r = call(st, tm, a, b, null, 2, fromLoop, 0, 0);
+        return r == Calls.PENDING ? r : (Boolean) LuaValues.isTruthy(r);
+    }
+
+    /** luaV_lessthan: Boolean, or PENDING. */
+    static Object lessThan(LuaState st, Object a, Object b, boolean fromLoop) {
+        if ((a instanceof Long || a instanceof Double) && (b instanceof Long || b instanceof Double)) {
+            return Arith.lt(a, b);
+        }
+        if (a instanceof LuaString sa && b instanceof LuaString sb) return sa.compareTo(sb) < 0;
+        Object tm = getTM(st, a, LT);
+        if (tm == null) tm = getTM(st, b, LT);
+        if (tm == null) throw orderError(st, a, b);
+        Object r = call(st, tm, a, b, null, 2, fromLoop, 0, 0);
+        return r == Calls.PENDING ? r : (Boolean) LuaValues.isTruthy(r);
+    }
+
+    /** luaV_lessequal: __le, else not __lt(b, a); Boolean, or PENDING. */
+    static Object lessEqual(LuaState st, Object a, Object b, boolean fromLoop) {
+        if ((a instanceof Long || a instanceof Double) && (b instanceof Long || b instanceof Double)) {
+            return Arith.le(a, b);
+        }
+        if (a instanceof LuaString sa && b instanceof LuaString sb) return sa.compareTo(sb) <= 0;
+        Object tm = getTM(st, a, LE);
+        if (tm == null) tm = getTM(st, b, LE);
+        if (tm != null) {
+            Object r = call(st, tm, a, b, null, 2, fromLoop, 0, 0);
+            return r == Calls.PENDING ? r : (Boolean) LuaValues.isTruthy(r);
+        }
+        tm = getTM(st, b, LT);
+        if (tm == null) tm = getTM(st, a, LT);
+        if (tm == null) throw orderError(st, a, b);
+        Object r = call(st, tm, b, a, null, 2, fromLoop, CallFrame.NEGATE, 0);
+        return r == Calls.PENDING ? r : (Boolean) !LuaValues.isTruthy(r);
+    }
+
+    static VmError orderError(LuaState st, Object a, Object b) {
+        String t1 = typeName(st, a);
+        String t2 = typeName(st, b);
+        if (t1.equals(t2)) return VmError.run("attempt to compare two " + t1 + " values");
+        return VmError.run("attempt to compare " + t1 + " with " + t2);
+    }
+
+    // ---- length
+
+    /** luaV_objlen: value, or PENDING. */
+    static Object len(LuaState st, Object v, boolean fromLoop) {
+        Object tm;
+        if (v instanceof LuaTable t) {
+            tm = fastTM(t.getMetatable(), LEN, BIT_LEN);
+            if (tm == null) return t.length();
+        } else if (v instanceof LuaString s) {
+            return (long) s.length();
+        } else {
+            tm = getTM(st, v, LEN);
+            if (tm == null) throw VmError.type("get length of", typeName(st, v), VmError.OP_B);
+        }
+        return call(st, tm, v, v, null, 2, fromLoop, 0, 0);
+    }
+
+    // ---- concatenation
+
+    static boolean isStringLike(Object v) {
+        return v instanceof LuaString || v instanceof Long || v instanceof Double;
+    }
+
+    static LuaString toStr(Object v) {
+        if (v instanceof LuaString s) return s;
+        if (v instanceof Long l) return LuaNumbers.toLuaString(l);
+        return LuaNumbers.toLuaString((Double) v);
+    }
+
+    /**
+     * luaV_concat over registers {@code stack[from .. to]} (absolute indices), right to left,
+     * in place: the result, or PENDING while a __concat frame runs (its result goes to the
+     * register recorded in the frame's {@code aux}).
+     */
+    static Object concat(LuaState st, Coroutine co, int from, int to) {
+        Object[] s = co.stack;
+        int top = to + 1;
+        while (top - from > 1) {
+            Object a = s[top - 2];
+            Object b = s[top - 1];
+            int n = 2;
+            Object result;
+            if (!isStringLike(a) || !isStringLike(b)) {
+                Object tm = getTM(st, a, CONCAT);
+                if (tm == null) tm = getTM(st, b, CONCAT);
+                if (tm == null) {
+                    int bad = isStringLike(a) ? top - 1 : top - 2;
+                    CallFrame f = co.frames[co.nframes - 1];
+                    throw VmError.type("concatenate", typeName(st, s[bad]), VmError.REG + (bad - f.base));
+                }
+                result = call(st, tm, a, b, null, 2, true, 0, top - 2);
+                if (result == Calls.PENDING) return result;
+                s = co.stack;
+            } else if (b instanceof LuaString sb && sb.length() == 0) {
+                result = toStr(a);
+            } else if (a instanceof LuaString sa && sa.length() == 0) {
+                result = toStr(b);
+            } else {
+                long total = toStr(b).length();
+                int i = top - 2;
+                while (i >= from && isStringLike(s[i])) {
+                    total += toStr(s[i]).length();
+                    if (total > Integer.MAX_VALUE - 64) throw VmError.run("string length overflow");
+                    i--;
+                }
+                n = top - 1 - i;
+                st.memory.charge(Sizes.string(total));
+                st.gas.charge(total >> 6);
+                byte[] out = new byte[(int) total];
+                int pos = 0;
+                for (int j = top - n; j < top; j++) {
+                    LuaString piece = toStr(s[j]);
+                    System.arraycopy(piece.bytesUnsafe(), 0, out, pos, piece.length());
+                    pos += piece.length();
+                }
+                result = LuaString.wrap(out);
+            }
+            top -= n - 1;
+            s[top - 1] = result;
+        }
+        return s[from];
+    }
+
+    // ---- tostring
+
+    /** luaL_tolstring: __tostring (must give a string), __name, or the default text. */
+    static LuaString tostring(LuaState st, Object v) {
+        Object tm = getTM(st, v, TOSTRING);
+        if (tm != null) {
+            Object[] r = st.callJava(tm, v);
+            Object s = r.length == 0 ? null : r[0];
+            if (s instanceof Long || s instanceof Double) return toStr(s);
+            if (!(s instanceof LuaString ls)) throw new LuaError(LuaString.of("'__tostring' must return a string"));
+            return ls;
+        }
+        if (v == null) return LuaValues.NIL;
+        if (v instanceof Boolean b) return LuaString.of(b ? "true" : "false");
+        if (v instanceof LuaString s) return s;
+        if (v instanceof Long l) return LuaNumbers.toLuaString(l);
+        if (v instanceof Double d) return LuaNumbers.toLuaString(d);
+        String kind = typeName(st, v);
+        return LuaString.ofLatin1(kind + ": 0x" + String.format("%08x", System.identityHashCode(v)));
+    }
+
+    /** Whether a value is a builtin (for traceback/argument-name decisions). */
+    static boolean isBuiltin(Object v) {
+        return v instanceof Builtin;
+    }
+}

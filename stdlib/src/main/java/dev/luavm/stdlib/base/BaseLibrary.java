@@ -1,0 +1,245 @@
+package dev.luavm.stdlib.base;
+
+import dev.luavm.lib.CallContext;
+import dev.luavm.lib.InstallContext;
+import dev.luavm.lib.Intrinsic;
+import dev.luavm.lib.Library;
+import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaNumbers;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+import dev.luavm.value.LuaValues;
+import java.io.ByteArrayOutputStream;
+
+/**
+ * The basic functions of Lua 5.3 ({@code lbaselib.c}) minus what a sandbox must not have:
+ * no {@code dofile}, {@code loadfile} or {@code require} (package is another bundle), and
+ * {@code collectgarbage} answers only "collect", "count", "step" and "isrunning". {@code load}
+ * is text-only. {@code print} writes through the host environment.
+ */
+public final class BaseLibrary implements Library {
+    private static final LuaString METATABLE = LuaString.of("__metatable");
+    private static final LuaString PAIRS = LuaString.of("__pairs");
+
+    @Override
+    public String name() {
+        return "base";
+    }
+
+    @Override
+    public void install(InstallContext ctx) {
+        LuaTable g = ctx.globals();
+        g.put(LuaString.of("_G"), g);
+        g.put(LuaString.of("_VERSION"), LuaString.of("Lua 5.3"));
+        for (Builtin b : new Builtin[] {ASSERT, PRINT, GETMETATABLE, SETMETATABLE, IPAIRS, PAIRS_FN, NEXT, RAWEQUAL,
+                RAWGET, RAWLEN, RAWSET, SELECT, TONUMBER, TOSTRING, TYPE, COLLECTGARBAGE}) {
+            g.put(LuaString.of(b.qualifiedName), b);
+        }
+        for (Intrinsic i : new Intrinsic[] {Intrinsic.PCALL, Intrinsic.XPCALL, Intrinsic.ERROR, Intrinsic.LOAD}) {
+            Builtin b = ctx.intrinsic(i);
+            g.put(LuaString.of(b.qualifiedName), b);
+        }
+    }
+
+    static final Builtin ASSERT = Builtin.of("assert", c -> {
+        if (c.toBoolean(1)) {
+            int n = c.nargs();
+            Object[] all = new Object[n];
+            for (int i = 0; i < n; i++) all[i] = c.arg(i + 1);
+            return c.retArray(all, n);
+        }
+        c.checkAny(1);
+        Object msg = c.nargs() >= 2 ? c.arg(2) : LuaString.of("assertion failed!");
+        if (msg instanceof LuaString s) throw c.error(s.toString());
+        throw new dev.luavm.vm.LuaError(msg);
+    });
+
+    static final Builtin PRINT = Builtin.of("print", c -> {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 1; i <= c.nargs(); i++) {
+            LuaString s = c.toStringMeta(c.arg(i));
+            if (i > 1) out.write('\t');
+            c.chargeGas(1 + s.length() / 64);
+            out.write(s.bytesUnsafe(), 0, s.length());
+        }
+        out.write('\n');
+        byte[] bytes = out.toByteArray();
+        c.host().write(bytes, 0, bytes.length);
+        return 0;
+    });
+
+    static final Builtin GETMETATABLE = Builtin.of("getmetatable", c -> {
+        c.checkAny(1);
+        LuaTable mt = c.getMetatable(c.arg(1));
+        if (mt == null) return c.ret(null);
+        Object protectedValue = mt.getStr(METATABLE);
+        return c.ret(protectedValue != null ? protectedValue : mt);
+    });
+
+    static final Builtin SETMETATABLE = Builtin.of("setmetatable", c -> {
+        LuaTable t = c.checkTable(1);
+        Object mt = c.arg(2);
+        if (mt != null && !(mt instanceof LuaTable)) throw c.argError(2, "nil or table expected");
+        LuaTable old = t.getMetatable();
+        if (old != null && old.getStr(METATABLE) != null) throw c.error("cannot change a protected metatable");
+        t.setMetatable((LuaTable) mt);
+        return c.ret(t);
+    });
+
+    /** The iterator ipairs returns: honours __index, as 5.3's ipairs does. */
+    static final Builtin IPAIRS_AUX = Builtin.of("ipairs_aux", c -> {
+        long i = c.checkInteger(2) + 1;
+        Object t = c.arg(1);
+        Object v = t instanceof LuaTable tt && tt.getMetatable() == null ? tt.getInt(i) : c.index(t, i);
+        return v == null ? c.ret(null) : c.ret(i, v);
+    });
+
+    static final Builtin IPAIRS = Builtin.of("ipairs", c -> {
+        c.checkAny(1);
+        return c.ret(IPAIRS_AUX, c.arg(1), 0L);
+    });
+
+    static final Builtin NEXT = Builtin.of("next", c -> {
+        LuaTable t = c.checkTable(1);
+        Object[] kv = new Object[2];
+        if (t.next(c.arg(2), kv)) return c.ret(kv[0], kv[1]);
+        return c.ret(null);
+    });
+
+    static final Builtin PAIRS_FN = Builtin.of("pairs", c -> {
+        Object t = c.checkAny(1);
+        LuaTable mt = c.getMetatable(t);
+        Object tm = mt == null ? null : mt.getStr(PAIRS);
+        if (tm != null) {
+            Object[] r = c.call(tm, t);
+            return c.ret(r.length > 0 ? r[0] : null, r.length > 1 ? r[1] : null, r.length > 2 ? r[2] : null);
+        }
+        if (!(t instanceof LuaTable)) throw c.typeError(1, "table");
+        return c.ret(NEXT, t, null);
+    });
+
+    static final Builtin RAWEQUAL = Builtin.of("rawequal", c -> {
+        c.checkAny(1);
+        c.checkAny(2);
+        return c.ret(rawEquals(c.arg(1), c.arg(2)));
+    });
+
+    static boolean rawEquals(Object a, Object b) {
+        if (a == b) return true;
+        if (a == null || b == null) return false;
+        if ((a instanceof Long || a instanceof Double) && (b instanceof Long || b instanceof Double)) {
+            if (a instanceof Long x && b instanceof Long y) return x.longValue() == y.longValue();
+            if (a instanceof Double x && b instanceof Double y) return x.doubleValue() == y.doubleValue();
+            Long ai = a instanceof Long l ? l : LuaNumbers.floatToInteger((Double) a);
+            Long bi = b instanceof Long l ? l : LuaNumbers.floatToInteger((Double) b);
+            return ai != null && ai.equals(bi);
+        }
+        if (a instanceof LuaString || a instanceof Boolean) return a.equals(b);
+        return false;
+    }
+
+    static final Builtin RAWGET = Builtin.of("rawget", c -> {
+        LuaTable t = c.checkTable(1);
+        c.checkAny(2);
+        return c.ret(t.get(c.arg(2)));
+    });
+
+    static final Builtin RAWLEN = Builtin.of("rawlen", c -> {
+        Object v = c.arg(1);
+        if (v instanceof LuaTable t) return c.ret(t.length());
+        if (v instanceof LuaString s) return c.ret((long) s.length());
+        throw c.argError(1, "table or string expected");
+    });
+
+    static final Builtin RAWSET = Builtin.of("rawset", c -> {
+        LuaTable t = c.checkTable(1);
+        c.checkAny(2);
+        c.checkAny(3);
+        t.put(c.arg(2), c.arg(3));
+        return c.ret(t);
+    });
+
+    static final Builtin SELECT = Builtin.of("select", c -> {
+        int top = c.nargs();
+        Object first = c.arg(1);
+        if (first instanceof LuaString s && s.length() == 1 && s.byteAt(0) == '#') return c.ret((long) (top - 1));
+        long n = c.checkInteger(1);
+        if (n < 0) n = top + n;
+        else if (n > top) n = top;
+        if (n < 1) throw c.argError(1, "index out of range");
+        int count = (int) (top - n);
+        c.ensureResults(count);
+        Object[] vals = new Object[count];
+        for (int i = 0; i < count; i++) vals[i] = c.arg((int) n + 1 + i);
+        for (int i = 0; i < count; i++) c.setResult(i, vals[i]);
+        return count;
+    });
+
+    static final Builtin TONUMBER = Builtin.of("tonumber", c -> {
+        if (c.isNoneOrNil(2)) {
+            Object v = c.checkAny(1);
+            if (v instanceof Long || v instanceof Double) return c.ret(v);
+            if (v instanceof LuaString s) return c.ret(LuaNumbers.parse(s));
+            return c.ret(null);
+        }
+        long base = c.checkInteger(2);
+        c.checkType(1, "string");
+        LuaString s = c.checkString(1);
+        if (base < 2 || base > 36) throw c.argError(2, "base out of range");
+        return c.ret(parseInBase(s, (int) base));
+    });
+
+    private static Long parseInBase(LuaString s, int base) {
+        int i = 0;
+        int n = s.length();
+        while (i < n && isSpace(s.byteAt(i))) i++;
+        boolean neg = false;
+        if (i < n && s.byteAt(i) == '-') {
+            neg = true;
+            i++;
+        } else if (i < n && s.byteAt(i) == '+') {
+            i++;
+        }
+        if (i >= n || !Character.isLetterOrDigit(s.byteAt(i))) return null;
+        long acc = 0;
+        while (i < n && s.byteAt(i) < 128 && Character.isLetterOrDigit(s.byteAt(i))) {
+            int ch = s.byteAt(i);
+            int d = Character.isDigit(ch) ? ch - '0' : Character.toUpperCase(ch) - 'A' + 10;
+            if (d >= base) return null;
+            acc = acc * base + d;
+            i++;
+        }
+        while (i < n && isSpace(s.byteAt(i))) i++;
+        if (i != n) return null;
+        return neg ? -acc : acc;
+    }
+
+    private static boolean isSpace(int b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == 0x0B;
+    }
+
+    static final Builtin TOSTRING = Builtin.of("tostring", c -> {
+        c.checkAny(1);
+        return c.ret(c.toStringMeta(c.arg(1)));
+    });
+
+    static final Builtin TYPE = Builtin.of("type", c -> {
+        c.checkAny(1);
+        return c.ret(LuaValues.type(c.arg(1)));
+    });
+
+    static final Builtin COLLECTGARBAGE = Builtin.of("collectgarbage", c -> {
+        int opt = c.checkOption(1, "collect", "collect", "count", "step", "isrunning");
+        return switch (opt) {
+            case 0 -> c.ret(0L);
+            case 1 -> c.ret(c.memory().current() / 1024.0);
+            case 2, 3 -> c.ret(Boolean.TRUE);
+            default -> throw new IllegalStateException();
+        };
+    });
+
+    /** For tests and hosts that want the base functions' names. */
+    public static CallContext unused() {
+        return null;
+    }
+}

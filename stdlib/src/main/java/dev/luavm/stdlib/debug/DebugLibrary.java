@@ -1,0 +1,62 @@
+package dev.luavm.stdlib.debug;
+
+import dev.luavm.lib.InstallContext;
+import dev.luavm.lib.Library;
+import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaFunction;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+import dev.luavm.vm.Coroutine;
+import dev.luavm.vm.DebugInfo;
+
+/**
+ * The safe subset of {@code debug}: {@code traceback}, and {@code getinfo} limited to the fields
+ * source, short_src, currentline, linedefined, lastlinedefined, what, name and namewhat. Nothing
+ * here reads or writes locals, upvalues, metatables of other types, hooks or the registry.
+ */
+public final class DebugLibrary implements Library {
+    @Override
+    public String name() {
+        return "debug";
+    }
+
+    @Override
+    public void install(InstallContext ctx) {
+        LuaTable d = ctx.newTable();
+        d.put(LuaString.of("traceback"), TRACEBACK);
+        d.put(LuaString.of("getinfo"), GETINFO);
+        ctx.globals().put(LuaString.of("debug"), d);
+    }
+
+    static final Builtin TRACEBACK = Builtin.of("debug.traceback", c -> {
+        int a = 1;
+        Coroutine co = null;
+        if (c.arg(1) instanceof Coroutine t) {
+            co = t;
+            a = 2;
+        }
+        Object msg = c.arg(a);
+        if (msg != null && !(msg instanceof LuaString) && !(msg instanceof Long) && !(msg instanceof Double)) {
+            return c.ret(msg);
+        }
+        String m = msg == null ? null : c.checkString(a).toLatin1();
+        int level = (int) Math.max(0, Math.min(Integer.MAX_VALUE, c.optInteger(a + 1, co == null ? 1 : 0)));
+        String tb = co == null ? DebugInfo.traceback(c, m, level) : DebugInfo.traceback(c, co, m, level);
+        c.chargeGas(1 + tb.length() / 64);
+        return c.ret(c.newString(tb.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)));
+    });
+
+    static final Builtin GETINFO = Builtin.of("debug.getinfo", c -> {
+        int a = 1;
+        if (c.arg(1) instanceof Coroutine) {
+            throw c.argError(1, "getinfo of another coroutine is not available");
+        }
+        Object target = c.arg(a);
+        if (target instanceof LuaFunction) return c.ret(DebugInfo.getInfo(c, target));
+        if (target instanceof Long || target instanceof Double || target instanceof LuaString) {
+            long level = c.checkInteger(a);
+            return c.ret(DebugInfo.getInfo(c, level));
+        }
+        throw c.argError(a, "function or level expected");
+    });
+}
