@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 COUNT="${1:?usage: difftest.sh COUNT [SEED]}"
 SEED="${2:-1}"
 command -v lua5.3 >/dev/null || { echo "difftest: lua5.3 is not on the PATH" >&2; exit 1; }
-mvn -q install -DskipTests
-exec mvn -q -pl conformance-tests test -Dtest=DifferentialTest -Dsurefire.failIfNoSpecifiedTests=false \
+# -am builds the modules it needs from this tree (not whatever another checkout installed in ~/.m2)
+exec mvn -q -pl conformance-tests -am test -Dtest=DifferentialTest -Dsurefire.failIfNoSpecifiedTests=false \
   -Ddifftest.count="$COUNT" -Ddifftest.seed="$SEED"

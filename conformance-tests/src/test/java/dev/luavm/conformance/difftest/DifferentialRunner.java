@@ -32,8 +32,11 @@ final class DifferentialRunner {
     private final Path outDir;
     private final int maxShrinks;
     private final Consumer<String> log;
+    private final java.util.Set<ProgramGenerator.Feature> avoid;
 
-    DifferentialRunner(Executor reference, Executor subject, Path outDir, int maxShrinks, Consumer<String> log) {
+    DifferentialRunner(Executor reference, Executor subject, java.util.Set<ProgramGenerator.Feature> avoid,
+                       Path outDir, int maxShrinks, Consumer<String> log) {
+        this.avoid = avoid;
         this.reference = reference;
         this.subject = subject;
         this.outDir = outDir;
@@ -54,7 +57,7 @@ final class DifferentialRunner {
             for (int k = 0; k < n; k++) {
                 long seed = firstSeed + start + k;
                 if (excluded.contains(seed)) continue;
-                Node tree = ProgramGenerator.generate(seed);
+                Node tree = ProgramGenerator.generate(seed, avoid);
                 seeds.add(seed);
                 trees.add(tree);
                 sources.add(ProgramGenerator.render(tree));
