@@ -70,7 +70,9 @@ final class ProgramGenerator {
         /** integer {@code %} by zero */
         INT_MOD_ZERO,
         /** {@code %} on floats (computed, not folded by the compiler) */
-        FLOAT_MOD
+        FLOAT_MOD,
+        /** a program ending with an uncaught {@code error(nil)} */
+        UNCAUGHT_ERROR_NIL
     }
 
 
@@ -927,7 +929,10 @@ final class ProgramGenerator {
     private String errorStatement(boolean uncaught) {
         String body = errorBody();
         // lua.c prints an uncaught error object through its __tostring; the API does not run metamethods
-        while (uncaught && body.contains("__tostring")) body = errorBody();
+        while (uncaught && (body.contains("__tostring") || avoid.contains(Feature.UNCAUGHT_ERROR_NIL)
+                && (body.equals("error(nil)") || body.equals("error()")))) {
+            body = errorBody();
+        }
         if (uncaught) return "do " + body + " end";
         return "try(function() " + body + " end)";
     }
@@ -938,13 +943,19 @@ final class ProgramGenerator {
         return v != null ? v.name : "undefinedGlobal";
     }
 
+    /** A variable that never holds a string (a numeric string would make arithmetic succeed). */
+    private String anyNonStringVarName() {
+        Var v = someVar(pick(new Kind[]{Kind.INT, Kind.NUM, Kind.BOOL, Kind.SEQ, Kind.OBJ}));
+        return v != null ? v.name : "undefinedGlobal";
+    }
+
     private String errorBody() {
         String op = pick(new String[]{"+", "-", "*", "/", "%", "^", "//"});
         return switch (rnd.nextInt(30)) {
             case 0 -> "local z return z " + op + " 1";
             case 1 -> "return undefinedGlobal " + op + " " + intLeaf().code;
             case 2 -> "local t = {} return " + intLeaf().code + " " + op + " t.field";
-            case 3 -> "return " + anyVarName() + " " + op + " " + pick(avoid.contains(Feature.NUMSTR_ARITH)
+            case 3 -> "return " + (avoid.contains(Feature.NUMSTR_ARITH) ? anyNonStringVarName() : anyVarName()) + " " + op + " " + pick(avoid.contains(Feature.NUMSTR_ARITH)
                     ? new String[]{"1", "{}", "true", "\"x\""} : new String[]{"1", "{}", "true", "\"x\"", "\"5\""});
             case 4 -> pick(new String[]{"undefinedFunc()", "local f f()", "local t = {} t.method()", "local t = {} t:method()",
                     "string.nope()", "(\"x\"):nope()", "local n = 5 n()", "return math.pi()"});
