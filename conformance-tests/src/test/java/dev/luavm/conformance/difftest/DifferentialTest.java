@@ -1,0 +1,107 @@
+package dev.luavm.conformance.difftest;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * luavm against PUC-Rio Lua 5.3 on generated programs. By default (CI) the programs of seeds
+ * 1..300, well under a minute; {@code -Ddifftest.seed=S -Ddifftest.count=N} runs others
+ * (see {@code conformance-tests/DIFFTEST.md}). Mismatches are shrunk into
+ * {@code target/difftest-mismatches/seed-N.lua}. Known, reported luavm bugs are kept out as
+ * {@code difftest/known-mismatches.txt} says: an {@code avoid} line leaves a construct out of
+ * every program, a {@code seed} line skips one program; each names the regression script in
+ * {@code corpus/difftest/} that pins the bug. {@code -Ddifftest.avoidKnown=false} ignores the
+ * file. Skipped when {@code lua5.3} is not on the PATH.
+ */
+class DifferentialTest {
+    static final long DEFAULT_SEED = 1;
+    static final int DEFAULT_COUNT = 300;
+
+    /** The parsed known-mismatches file. */
+    record Known(Set<ProgramGenerator.Feature> avoid, Set<Long> seeds, List<String> lines) {}
+
+    @Test
+    void luavmPrintsWhatLua53Prints() {
+        Assumptions.assumeTrue(ReferenceLua.available(),
+                "lua5.3 (PUC-Rio reference) is not on the PATH: differential test skipped");
+        long seed = Long.getLong("difftest.seed", DEFAULT_SEED);
+        int count = Integer.getInteger("difftest.count", DEFAULT_COUNT);
+        Known known = Boolean.parseBoolean(System.getProperty("difftest.avoidKnown", "true"))
+                ? knownMismatches() : new Known(EnumSet.noneOf(ProgramGenerator.Feature.class), Set.of(), List.of());
+        known.lines().forEach(l -> System.out.println("difftest: known: " + l));
+        Path out = Path.of("target", "difftest-mismatches");
+        DifferentialRunner runner = new DifferentialRunner(new ReferenceLua(), new LuavmExecutor(), known.avoid(), out,
+                Integer.getInteger("difftest.shrinks", 20), System.out::println);
+        long start = System.nanoTime();
+        DifferentialRunner.Report[] report = new DifferentialRunner.Report[1];
+        Runnable run = () -> report[0] = runner.run(seed, count, 250, known.seeds());
+        if (count <= DEFAULT_COUNT) {
+            Assertions.assertTimeoutPreemptively(Duration.ofSeconds(110), run::run);
+        } else {
+            run.run();
+        }
+        DifferentialRunner.Report r = report[0];
+        String summary = String.format("difftest: seeds %d..%d: %d programs compared, %d stopped by a limit, "
+                        + "%d known (skipped), %d mismatches in %d groups, %.1f s",
+                seed, seed + count - 1, r.compared(), r.limited(),
+                known.seeds().stream().filter(s -> s >= seed && s < seed + count).count(),
+                r.mismatches().size(), r.signatures().size(), (System.nanoTime() - start) / 1e9);
+        System.out.println(summary);
+        r.signatures().forEach((sig, n) -> System.out.println("  " + n + " x " + sig));
+        assertTrue(r.mismatches().isEmpty(), summary + "\n" + r.mismatches().stream()
+                .map(m -> "seed " + m.seed() + ": " + m.signature() + (m.file() != null ? " (" + m.file() + ")" : ""))
+                .collect(Collectors.joining("\n")));
+    }
+
+    @Test
+    void everyKnownMismatchHasItsRegressionScript() {
+        for (String line : knownMismatches().lines()) {
+            String script = line.split("\\s+")[2];
+            assertTrue(DifferentialTest.class.getResource("/corpus/difftest/" + script) != null,
+                    "known-mismatches.txt names a missing script: corpus/difftest/" + script);
+        }
+    }
+
+    /**
+     * Lines {@code avoid FEATURE SCRIPT reason} and {@code seed N SCRIPT reason} of
+     * difftest/known-mismatches.txt; # starts a comment.
+     */
+    static Known knownMismatches() {
+        Set<ProgramGenerator.Feature> avoid = EnumSet.noneOf(ProgramGenerator.Feature.class);
+        Set<Long> seeds = new HashSet<>();
+        List<String> lines = new ArrayList<>();
+        try (InputStream in = DifferentialTest.class.getResourceAsStream("/difftest/known-mismatches.txt")) {
+            if (in == null) return new Known(avoid, seeds, lines);
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                line = line.strip();
+                if (line.isEmpty() || line.startsWith("#")) continue;
+                String[] f = line.split("\\s+", 4);
+                if (f.length < 4) throw new IllegalStateException("known mismatch needs KIND VALUE SCRIPT reason: " + line);
+                switch (f[0]) {
+                    case "avoid" -> avoid.add(ProgramGenerator.Feature.valueOf(f[1]));
+                    case "seed" -> seeds.add(Long.parseLong(f[1]));
+                    default -> throw new IllegalStateException("known mismatch kind is avoid or seed: " + line);
+                }
+                lines.add(line);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Known(avoid, seeds, lines);
+    }
+}

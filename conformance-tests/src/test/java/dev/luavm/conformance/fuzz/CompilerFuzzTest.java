@@ -1,0 +1,38 @@
+package dev.luavm.conformance.fuzz;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.luavm.bytecode.Disassembler;
+import dev.luavm.bytecode.Prototype;
+import dev.luavm.compiler.LuaCompiler;
+import dev.luavm.value.LuaString;
+import dev.luavm.vm.LuaError;
+import java.util.regex.Pattern;
+
+/**
+ * Coverage-guided fuzzing of the front end (lexer, syntax checker, ANTLR parser, code
+ * generator): any bytes as a chunk must either compile to well-formed bytecode
+ * ({@link BytecodeChecker}, and the disassembler can list it) or raise a {@link LuaError} whose
+ * message is a string reading {@code fuzz:LINE: ...}, as PUC's syntax errors do. Anything else
+ * (another exception, a {@link StackOverflowError}) is a finding.
+ *
+ * <p>Plain {@code mvn test} replays the inputs in {@code CompilerFuzzTestInputs/compile/};
+ * {@code JAZZER_FUZZ=1} fuzzes (see {@code conformance-tests/DIFFTEST.md}).
+ */
+class CompilerFuzzTest {
+    private static final Pattern MESSAGE = Pattern.compile("fuzz:\\d+: .*", Pattern.DOTALL);
+
+    @FuzzTest(maxDuration = "30m")
+    void compile(byte[] chunk) {
+        Prototype p;
+        try {
+            p = LuaCompiler.compile(chunk, "=fuzz");
+        } catch (LuaError e) {
+            if (!(e.value() instanceof LuaString s) || !MESSAGE.matcher(s.toString()).matches()) {
+                throw new AssertionError("syntax error message without position: " + e.getMessage());
+            }
+            return;
+        }
+        BytecodeChecker.check(p);
+        Disassembler.listing(p, true);
+    }
+}

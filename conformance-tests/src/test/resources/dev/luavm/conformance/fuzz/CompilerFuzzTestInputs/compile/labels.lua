@@ -1,0 +1,1 @@
+do ::l:: end ::l:: goto l
