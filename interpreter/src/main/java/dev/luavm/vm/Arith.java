@@ -129,7 +129,16 @@ final class Arith {
         if (x == 1.0) return 1.0;
         if (y == 0.0) return 1.0;
         if (x == -1.0 && Double.isInfinite(y)) return 1.0;
+        if (x == 0.0 && isOddInteger(y)) {
+            // zero to an odd power keeps the zero's sign (HotSpot's intrinsic loses it for huge odd y)
+            return y < 0 ? 1.0 / x : x;
+        }
         return Math.pow(x, y);
+    }
+
+    /** y is an odd integer (only doubles below 2^53 in magnitude can be odd). */
+    private static boolean isOddInteger(double y) {
+        return Math.abs(y) < 9007199254740992.0 && y == Math.rint(y) && (((long) y) & 1) != 0;
     }
 
     /** luaV_shiftl: shifts of 64 or more give 0, negative shifts go the other way (logical). */

@@ -144,7 +144,7 @@ final class Ctx extends CallContext {
 
     @Override
     public LuaString toStringMeta(Object v) {
-        return Meta.tostring(st, v);
+        return Meta.tostring(this, st, v);
     }
 
     @Override

@@ -366,13 +366,14 @@ final class Meta {
     // ---- tostring
 
     /** luaL_tolstring: __tostring (must give a string), __name, or the default text. */
-    static LuaString tostring(LuaState st, Object v) {
+    static LuaString tostring(Ctx c, LuaState st, Object v) {
         Object tm = getTM(st, v, TOSTRING);
         if (tm != null) {
             Object[] r = st.callJava(tm, v);
             Object s = r.length == 0 ? null : r[0];
             if (s instanceof Long || s instanceof Double) return toStr(s);
-            if (!(s instanceof LuaString ls)) throw new LuaError(LuaString.of("'__tostring' must return a string"));
+            // luaL_error: positioned at the Lua code that called the library function
+            if (!(s instanceof LuaString ls)) throw c.error("'__tostring' must return a string");
             return ls;
         }
         if (v == null) return LuaValues.NIL;
