@@ -251,6 +251,19 @@ final class Interpreter {
                                     case 20: stack[ra] = u & w; continue;
                                     case 21: stack[ra] = u | w; continue;
                                     case 22: stack[ra] = u ^ w; continue;
+                                    // shifts by 0..63 inline; negative or >= 64 counts go to Arith.shiftLeft
+                                    case 23:
+                                        if ((w & ~63L) == 0) {
+                                            stack[ra] = u << w;
+                                            continue;
+                                        }
+                                        break;
+                                    case 24:
+                                        if ((w & ~63L) == 0) {
+                                            stack[ra] = u >>> w;
+                                            continue;
+                                        }
+                                        break;
                                     case 18: stack[ra] = (double) u / (double) w; continue;
                                     case 16:
                                         if (w > 0) {

@@ -172,11 +172,22 @@ final class Intrinsics {
         return c.ret(new WrapFn(co));
     });
 
+    // coroutine.status answers, made once (not per call): immutable, shared by every sandbox
+    private static final LuaString ST_SUSPENDED = LuaString.of(Coroutine.Status.SUSPENDED.luaName);
+    private static final LuaString ST_RUNNING = LuaString.of(Coroutine.Status.RUNNING.luaName);
+    private static final LuaString ST_NORMAL = LuaString.of(Coroutine.Status.NORMAL.luaName);
+    private static final LuaString ST_DEAD = LuaString.of(Coroutine.Status.DEAD.luaName);
+
     static final Builtin STATUS = Builtin.of("coroutine.status", c -> {
         if (!(c.arg(1) instanceof Coroutine co)) throw c.argError(1, "thread expected");
         Ctx x = (Ctx) c;
-        String s = co == x.st.current ? "running" : co.status.luaName;
-        return c.ret(LuaString.of(s));
+        LuaString s = co == x.st.current ? ST_RUNNING : switch (co.status) {
+            case SUSPENDED -> ST_SUSPENDED;
+            case RUNNING -> ST_RUNNING;
+            case NORMAL -> ST_NORMAL;
+            case DEAD -> ST_DEAD;
+        };
+        return c.ret(s);
     });
 
     static final Builtin RUNNING = Builtin.of("coroutine.running", c -> {
