@@ -30,6 +30,8 @@ final class Engine {
     private final HostEnvironment env;
     private static final java.security.SecureRandom SEEDS = new java.security.SecureRandom();
 
+    private static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE);
+
     private long gasAtRunStart;
 
     Engine(MemoryMeter meter, HostEnvironment env, Limits limits) {
@@ -75,12 +77,9 @@ final class Engine {
     /** Starts a run: its deadline is {@code timeout} from now on the host clock. */
     void startRun(Duration timeout) {
         gasAtRunStart = gas.used();
-        long nanos;
-        try {
-            nanos = timeout.toNanos();
-        } catch (ArithmeticException tooLong) {
-            nanos = Long.MAX_VALUE;
-        }
+        // compared first: toNanos() throws for timeouts past ~292 years (Limits.unlimited()),
+        // and an exception per run costs more than the whole run of a small chunk
+        long nanos = timeout.compareTo(MAX_NANOS) >= 0 ? Long.MAX_VALUE : timeout.toNanos();
         long now = env.nanoTime();
         if (nanos > Long.MAX_VALUE - now) state.gas().clearDeadline();
         else state.setDeadline(now + nanos);
