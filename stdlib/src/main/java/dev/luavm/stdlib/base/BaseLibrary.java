@@ -29,17 +29,19 @@ public final class BaseLibrary implements Library {
     @Override
     public void install(InstallContext ctx) {
         LuaTable g = ctx.globals();
-        g.put(LuaString.of("_G"), g);
-        g.put(LuaString.of("_VERSION"), LuaString.of("Lua 5.3"));
-        for (Builtin b : new Builtin[] {ASSERT, PRINT, GETMETATABLE, SETMETATABLE, IPAIRS, PAIRS_FN, NEXT, RAWEQUAL,
-                RAWGET, RAWLEN, RAWSET, SELECT, TONUMBER, TOSTRING, TYPE, COLLECTGARBAGE}) {
-            g.put(LuaString.of(b.qualifiedName), b);
-        }
-        for (Intrinsic i : new Intrinsic[] {Intrinsic.PCALL, Intrinsic.XPCALL, Intrinsic.ERROR, Intrinsic.LOAD}) {
-            Builtin b = ctx.intrinsic(i);
-            g.put(LuaString.of(b.qualifiedName), b);
-        }
+        g.put(G, g);
+        g.put(VERSION, VERSION_VALUE);
+        for (int i = 0; i < FUNCTIONS.length; i++) g.put(FUNCTION_KEYS[i], FUNCTIONS[i]);
+        for (int i = 0; i < INTRINSICS.length; i++) g.put(INTRINSIC_KEYS[i], ctx.intrinsic(INTRINSICS[i]));
     }
+
+    // Keys and constant values are built once: immutable, so shared by every sandbox.
+    private static final LuaString G = LuaString.of("_G");
+    private static final LuaString VERSION = LuaString.of("_VERSION");
+    private static final LuaString VERSION_VALUE = LuaString.of("Lua 5.3");
+    private static final Intrinsic[] INTRINSICS = {Intrinsic.PCALL, Intrinsic.XPCALL, Intrinsic.ERROR, Intrinsic.LOAD};
+    private static final LuaString[] INTRINSIC_KEYS = java.util.Arrays.stream(INTRINSICS)
+            .map(i -> LuaString.of(dev.luavm.vm.LuaState.intrinsic(i).qualifiedName)).toArray(LuaString[]::new);
 
     static final Builtin ASSERT = Builtin.of("assert", c -> {
         if (c.toBoolean(1)) {
@@ -254,4 +256,10 @@ public final class BaseLibrary implements Library {
     public static CallContext unused() {
         return null;
     }
+
+    // After the builtins above: static fields are initialised in textual order.
+    private static final Builtin[] FUNCTIONS = {ASSERT, PRINT, GETMETATABLE, SETMETATABLE, IPAIRS, PAIRS_FN, NEXT,
+        RAWEQUAL, RAWGET, RAWLEN, RAWSET, SELECT, TONUMBER, TOSTRING, TYPE, COLLECTGARBAGE};
+    private static final LuaString[] FUNCTION_KEYS = java.util.Arrays.stream(FUNCTIONS)
+            .map(b -> LuaString.of(b.qualifiedName)).toArray(LuaString[]::new);
 }

@@ -15,6 +15,10 @@ import dev.luavm.vm.DebugInfo;
  * here reads or writes locals, upvalues, metatables of other types, hooks or the registry.
  */
 public final class DebugLibrary implements Library {
+    private static final LuaString TRACEBACK_KEY = LuaString.of("traceback");
+    private static final LuaString GETINFO_KEY = LuaString.of("getinfo");
+    private static final LuaString DEBUG = LuaString.of("debug");
+
     @Override
     public String name() {
         return "debug";
@@ -23,9 +27,9 @@ public final class DebugLibrary implements Library {
     @Override
     public void install(InstallContext ctx) {
         LuaTable d = ctx.newTable();
-        d.put(LuaString.of("traceback"), TRACEBACK);
-        d.put(LuaString.of("getinfo"), GETINFO);
-        ctx.globals().put(LuaString.of("debug"), d);
+        d.put(TRACEBACK_KEY, TRACEBACK);
+        d.put(GETINFO_KEY, GETINFO);
+        ctx.globals().put(DEBUG, d);
     }
 
     static final Builtin TRACEBACK = Builtin.of("debug.traceback", c -> {

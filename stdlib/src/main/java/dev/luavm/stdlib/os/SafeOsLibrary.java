@@ -17,6 +17,9 @@ public final class SafeOsLibrary implements Library {
         Builtin.of("os.date", OsFunctions::date),
         Builtin.of("os.difftime", OsFunctions::difftime),
         Builtin.of("os.time", OsFunctions::time));
+    /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
+    private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString OS = LuaString.of("os");
 
     @Override
     public String name() {
@@ -26,7 +29,7 @@ public final class SafeOsLibrary implements Library {
     @Override
     public void install(InstallContext ctx) {
         LuaTable lib = ctx.newTable();
-        for (Builtin f : FUNCTIONS) lib.put(LuaString.of(f.name), f);
-        ctx.globals().put(LuaString.of("os"), lib);
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
+        ctx.globals().put(OS, lib);
     }
 }

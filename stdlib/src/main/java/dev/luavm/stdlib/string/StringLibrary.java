@@ -41,6 +41,11 @@ public final class StringLibrary implements Library {
         StringPack.PACK, StringPack.PACKSIZE, StringPack.UNPACK,
     };
 
+    /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
+    private static final LuaString[] KEYS = java.util.Arrays.stream(FUNCTIONS).map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString STRING = LuaString.of("string");
+    private static final LuaString INDEX = LuaString.of("__index");
+
     @Override
     public String name() {
         return "string";
@@ -49,10 +54,10 @@ public final class StringLibrary implements Library {
     @Override
     public void install(InstallContext ctx) {
         LuaTable string = ctx.newTable();
-        for (Builtin f : FUNCTIONS) string.put(LuaString.of(f.name), f);
-        ctx.globals().put(LuaString.of("string"), string);
+        for (int i = 0; i < KEYS.length; i++) string.put(KEYS[i], FUNCTIONS[i]);
+        ctx.globals().put(STRING, string);
         LuaTable meta = ctx.newTable();
-        meta.put(LuaString.of("__index"), string);
+        meta.put(INDEX, string);
         ctx.setStringMetatable(meta);
     }
 

@@ -20,6 +20,9 @@ public final class TableLibrary implements Library {
         Builtin.of("table.remove", TableEdit::remove),
         Builtin.of("table.sort", TableSort::sort),
         Builtin.of("table.unpack", TablePack::unpack));
+    /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
+    private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString TABLE = LuaString.of("table");
 
     @Override
     public String name() {
@@ -29,7 +32,7 @@ public final class TableLibrary implements Library {
     @Override
     public void install(InstallContext ctx) {
         LuaTable lib = ctx.newTable();
-        for (Builtin f : FUNCTIONS) lib.put(LuaString.of(f.name), f);
-        ctx.globals().put(LuaString.of("table"), lib);
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
+        ctx.globals().put(TABLE, lib);
     }
 }

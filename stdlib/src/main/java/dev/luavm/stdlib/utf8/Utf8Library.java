@@ -19,6 +19,11 @@ public final class Utf8Library implements Library {
         Builtin.of("utf8.codes", Utf8Functions::codes),
         Builtin.of("utf8.len", Utf8Functions::len),
         Builtin.of("utf8.offset", Utf8Functions::offset));
+    /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
+    private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString CHARPATTERN_KEY = LuaString.of("charpattern");
+    private static final LuaString CHARPATTERN_VALUE = LuaString.copyOf(CHARPATTERN, 0, CHARPATTERN.length);
+    private static final LuaString UTF8 = LuaString.of("utf8");
 
     @Override
     public String name() {
@@ -28,8 +33,8 @@ public final class Utf8Library implements Library {
     @Override
     public void install(InstallContext ctx) {
         LuaTable lib = ctx.newTable();
-        for (Builtin f : FUNCTIONS) lib.put(LuaString.of(f.name), f);
-        lib.put(LuaString.of("charpattern"), LuaString.copyOf(CHARPATTERN, 0, CHARPATTERN.length));
-        ctx.globals().put(LuaString.of("utf8"), lib);
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
+        lib.put(CHARPATTERN_KEY, CHARPATTERN_VALUE);
+        ctx.globals().put(UTF8, lib);
     }
 }
