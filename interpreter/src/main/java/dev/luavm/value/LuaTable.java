@@ -75,6 +75,21 @@ public final class LuaTable {
         if (nhash > 0) allocHash(hashCapacityFor(nhash));
     }
 
+    /**
+     * A copy of {@code t}'s contents with the same layout (so the same {@link #next} order),
+     * charged {@code bytes} at once: what building {@code t} charged. No metatable is copied.
+     */
+    public LuaTable(MemoryMeter meter, LuaTable t, long bytes) {
+        this.meter = meter;
+        meter.charge(bytes);
+        if (t.array.length > 0) array = t.array.clone();
+        if (t.hkeys.length > 0) {
+            hkeys = t.hkeys.clone();
+            hvals = t.hvals.clone();
+        }
+        hused = t.hused;
+    }
+
     public LuaTable getMetatable() {
         return metatable;
     }

@@ -3,8 +3,10 @@ package dev.luavm.stdlib.coroutine;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Intrinsic;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
+import dev.luavm.vm.LuaState;
 
 /**
  * The {@code coroutine} table. Every function is a VM intrinsic: coroutines are frame-stack
@@ -21,6 +23,11 @@ public final class CoroutineLibrary implements Library {
         LuaString.of("status"), LuaString.of("running"), LuaString.of("isyieldable")};
     private static final LuaString COROUTINE = LuaString.of("coroutine");
 
+    /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
+    private final TableTemplate template = TableTemplate.of(lib -> {
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], LuaState.intrinsic(FUNCTIONS[i]));
+    });
+
     @Override
     public String name() {
         return "coroutine";
@@ -28,8 +35,6 @@ public final class CoroutineLibrary implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        LuaTable co = ctx.newTable();
-        for (int i = 0; i < KEYS.length; i++) co.put(KEYS[i], ctx.intrinsic(FUNCTIONS[i]));
-        ctx.globals().put(COROUTINE, co);
+        ctx.globals().put(COROUTINE, template.copy(ctx.memory()));
     }
 }

@@ -2,6 +2,7 @@ package dev.luavm.stdlib.debug;
 
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaFunction;
 import dev.luavm.value.LuaString;
@@ -19,6 +20,12 @@ public final class DebugLibrary implements Library {
     private static final LuaString GETINFO_KEY = LuaString.of("getinfo");
     private static final LuaString DEBUG = LuaString.of("debug");
 
+    /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
+    private final TableTemplate template = TableTemplate.of(lib -> {
+        lib.put(TRACEBACK_KEY, TRACEBACK);
+        lib.put(GETINFO_KEY, GETINFO);
+    });
+
     @Override
     public String name() {
         return "debug";
@@ -26,10 +33,7 @@ public final class DebugLibrary implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        LuaTable d = ctx.newTable();
-        d.put(TRACEBACK_KEY, TRACEBACK);
-        d.put(GETINFO_KEY, GETINFO);
-        ctx.globals().put(DEBUG, d);
+        ctx.globals().put(DEBUG, template.copy(ctx.memory()));
     }
 
     static final Builtin TRACEBACK = Builtin.of("debug.traceback", c -> {

@@ -2,6 +2,7 @@ package dev.luavm.stdlib.math;
 
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -50,6 +51,15 @@ public final class MathLibrary implements Library {
     private static final Long MAXINTEGER_VALUE = Long.MAX_VALUE;
     private static final Long MININTEGER_VALUE = Long.MIN_VALUE;
 
+    /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
+    private final TableTemplate template = TableTemplate.of(lib -> {
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
+        lib.put(PI, PI_VALUE);
+        lib.put(HUGE, HUGE_VALUE);
+        lib.put(MAXINTEGER, MAXINTEGER_VALUE);
+        lib.put(MININTEGER, MININTEGER_VALUE);
+    });
+
     @Override
     public String name() {
         return "math";
@@ -57,13 +67,7 @@ public final class MathLibrary implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        LuaTable lib = ctx.newTable();
-        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
-        lib.put(PI, PI_VALUE);
-        lib.put(HUGE, HUGE_VALUE);
-        lib.put(MAXINTEGER, MAXINTEGER_VALUE);
-        lib.put(MININTEGER, MININTEGER_VALUE);
-        ctx.globals().put(MATH, lib);
+        ctx.globals().put(MATH, template.copy(ctx.memory()));
         MathRandom.install(ctx.registry(), ctx.memory(), ctx.host().randomSeed());
     }
 }

@@ -3,6 +3,7 @@ package dev.luavm.stdlib.string;
 import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -46,6 +47,11 @@ public final class StringLibrary implements Library {
     private static final LuaString STRING = LuaString.of("string");
     private static final LuaString INDEX = LuaString.of("__index");
 
+    /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
+    private final TableTemplate template = TableTemplate.of(lib -> {
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS[i]);
+    });
+
     @Override
     public String name() {
         return "string";
@@ -53,8 +59,7 @@ public final class StringLibrary implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        LuaTable string = ctx.newTable();
-        for (int i = 0; i < KEYS.length; i++) string.put(KEYS[i], FUNCTIONS[i]);
+        LuaTable string = template.copy(ctx.memory());
         ctx.globals().put(STRING, string);
         LuaTable meta = ctx.newTable();
         meta.put(INDEX, string);

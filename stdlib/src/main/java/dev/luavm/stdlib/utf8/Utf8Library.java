@@ -2,6 +2,7 @@ package dev.luavm.stdlib.utf8;
 
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -25,6 +26,12 @@ public final class Utf8Library implements Library {
     private static final LuaString CHARPATTERN_VALUE = LuaString.copyOf(CHARPATTERN, 0, CHARPATTERN.length);
     private static final LuaString UTF8 = LuaString.of("utf8");
 
+    /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
+    private final TableTemplate template = TableTemplate.of(lib -> {
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
+        lib.put(CHARPATTERN_KEY, CHARPATTERN_VALUE);
+    });
+
     @Override
     public String name() {
         return "utf8";
@@ -32,9 +39,6 @@ public final class Utf8Library implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        LuaTable lib = ctx.newTable();
-        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
-        lib.put(CHARPATTERN_KEY, CHARPATTERN_VALUE);
-        ctx.globals().put(UTF8, lib);
+        ctx.globals().put(UTF8, template.copy(ctx.memory()));
     }
 }
