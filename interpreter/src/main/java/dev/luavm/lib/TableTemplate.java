@@ -1,6 +1,7 @@
 package dev.luavm.lib;
 
 import dev.luavm.meter.MemoryMeter;
+import dev.luavm.meter.Sizes;
 import dev.luavm.value.LuaTable;
 
 import java.util.function.Consumer;
@@ -33,5 +34,14 @@ public final class TableTemplate {
     /** A new table for one sandbox, charged to {@code meter}. */
     public LuaTable copy(MemoryMeter meter) {
         return new LuaTable(meter, table, bytes);
+    }
+
+    /**
+     * Fills {@code target} as {@link #copy} would have built it, when {@code target} is still
+     * empty (its header was charged when it was created); returns false, changing nothing, when
+     * it is not.
+     */
+    public boolean copyInto(LuaTable target) {
+        return target.copyFrom(table, bytes - Sizes.TABLE_HEADER);
     }
 }

@@ -4,6 +4,7 @@ import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Intrinsic;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaNumbers;
 import dev.luavm.value.LuaString;
@@ -29,11 +30,31 @@ public final class BaseLibrary implements Library {
     @Override
     public void install(InstallContext ctx) {
         LuaTable g = ctx.globals();
+        if (template.copyInto(g)) {
+            g.put(G, g); // the key is there already: only the placeholder value changes
+        } else { // another bundle came first: build in place
+            fill(g, ctx);
+        }
+    }
+
+    /** Puts base's globals into {@code g}, in installation order ({@code _G} first, holding {@code g}). */
+    private static void fill(LuaTable g, InstallContext ctx) {
         g.put(G, g);
         g.put(VERSION, VERSION_VALUE);
         for (int i = 0; i < FUNCTIONS.length; i++) g.put(FUNCTION_KEYS[i], FUNCTIONS[i]);
         for (int i = 0; i < INTRINSICS.length; i++) g.put(INTRINSIC_KEYS[i], ctx.intrinsic(INTRINSICS[i]));
     }
+
+    /**
+     * The globals base installs when it comes first, built once per instance (one LuaVM); {@code _G}
+     * holds a placeholder that install replaces by the sandbox's own globals.
+     */
+    private final TableTemplate template = TableTemplate.of(g -> {
+        g.put(G, Boolean.TRUE);
+        g.put(VERSION, VERSION_VALUE);
+        for (int i = 0; i < FUNCTIONS.length; i++) g.put(FUNCTION_KEYS[i], FUNCTIONS[i]);
+        for (int i = 0; i < INTRINSICS.length; i++) g.put(INTRINSIC_KEYS[i], dev.luavm.vm.LuaState.intrinsic(INTRINSICS[i]));
+    });
 
     // Keys and constant values are built once: immutable, so shared by every sandbox.
     private static final LuaString G = LuaString.of("_G");
