@@ -28,7 +28,6 @@ final class Engine {
     private final LuaState state;
     private final GasMeter gas;
     private final HostEnvironment env;
-    private static final java.security.SecureRandom SEEDS = new java.security.SecureRandom();
 
     private static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE);
 
@@ -38,11 +37,6 @@ final class Engine {
         this.env = env;
         this.gas = new GasMeter(limits.gas());
         this.state = new LuaState(meter, gas, env, LuaState.Settings.defaults().withMaxCallDepth(limits.callDepth()));
-    }
-
-    /** A seed for sandboxes whose host did not fix one; sandboxes never share a generator. */
-    static long freshSeed() {
-        return SEEDS.nextLong();
     }
 
     LuaTable globals() {

@@ -87,7 +87,7 @@ public final class Sandbox implements AutoCloseable {
         } else {
             buffer = null;
         }
-        long seed = b.seed != null ? b.seed : Engine.freshSeed();
+        long seed = b.seed != null ? b.seed : vm.freshSeed();
         this.env = new SandboxEnvironment(b.clock != null ? b.clock : Clock.systemDefaultZone(), seed, sink, b.modules);
         this.engine = new Engine(meter, env, limits);
         this.gateway = new HostGateway(name, vm.policy(), converter, engine::poll);
