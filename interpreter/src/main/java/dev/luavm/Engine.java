@@ -28,7 +28,8 @@ final class Engine {
     private final LuaState state;
     private final GasMeter gas;
     private final HostEnvironment env;
-    private static final java.security.SecureRandom SEEDS = new java.security.SecureRandom();
+
+    private static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE);
 
     private long gasAtRunStart;
 
@@ -36,11 +37,6 @@ final class Engine {
         this.env = env;
         this.gas = new GasMeter(limits.gas());
         this.state = new LuaState(meter, gas, env, LuaState.Settings.defaults().withMaxCallDepth(limits.callDepth()));
-    }
-
-    /** A seed for sandboxes whose host did not fix one; sandboxes never share a generator. */
-    static long freshSeed() {
-        return SEEDS.nextLong();
     }
 
     LuaTable globals() {
@@ -75,12 +71,9 @@ final class Engine {
     /** Starts a run: its deadline is {@code timeout} from now on the host clock. */
     void startRun(Duration timeout) {
         gasAtRunStart = gas.used();
-        long nanos;
-        try {
-            nanos = timeout.toNanos();
-        } catch (ArithmeticException tooLong) {
-            nanos = Long.MAX_VALUE;
-        }
+        // compared first: toNanos() throws for timeouts past ~292 years (Limits.unlimited()),
+        // and an exception per run costs more than the whole run of a small chunk
+        long nanos = timeout.compareTo(MAX_NANOS) >= 0 ? Long.MAX_VALUE : timeout.toNanos();
         long now = env.nanoTime();
         if (nanos > Long.MAX_VALUE - now) state.gas().clearDeadline();
         else state.setDeadline(now + nanos);

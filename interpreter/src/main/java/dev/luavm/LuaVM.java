@@ -7,7 +7,9 @@ import dev.luavm.host.ValueConverter;
 import dev.luavm.lib.Library;
 import dev.luavm.vm.LuaError;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -50,6 +52,8 @@ public final class LuaVM {
     private final long conversionElements;
     private final boolean binaryStrings;
     private final Map<String, Library> bundles;
+    /** fresh sandbox seeds: unpredictable to scripts, drawn in batches (guarded by itself) */
+    private final SeedSource seeds = new SeedSource();
 
     private LuaVM(Builder b) {
         this.limits = b.limits;
@@ -190,6 +194,29 @@ public final class LuaVM {
                     + String.join(", ", bundles.keySet()) + ")");
         }
         return lib;
+    }
+
+    /** A seed for a sandbox whose host did not fix one; sandboxes never share a generator. */
+    long freshSeed() {
+        return seeds.next();
+    }
+
+    /**
+     * One {@link SecureRandom} per runtime, read 32 seeds at a time: one call per sandbox cost
+     * about as much as the rest of a sandbox's creation.
+     */
+    private static final class SeedSource {
+        private static final int BATCH = 32;
+        private final SecureRandom random = new SecureRandom();
+        private final ByteBuffer batch = ByteBuffer.allocate(BATCH * Long.BYTES).position(BATCH * Long.BYTES);
+
+        synchronized long next() {
+            if (!batch.hasRemaining()) {
+                random.nextBytes(batch.array());
+                batch.clear();
+            }
+            return batch.getLong();
+        }
     }
 
     Limits defaultLimits() {

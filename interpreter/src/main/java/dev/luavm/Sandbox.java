@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
 
 /**
  * One isolated Lua world: its own globals, registry, string metatable, random generator,
- * meters and output. Nothing is shared with other sandboxes except immutable compiled code.
+ * meters and output. Nothing is shared with other sandboxes except what is immutable: compiled
+ * code, library builtins and keys. Library tables are copied from a template built once per
+ * {@link LuaVM} ({@link dev.luavm.lib.TableTemplate}), so each sandbox writes only its own copy.
  *
  * <h2>Runs</h2>
  * Each {@link #eval}, {@link #run} or {@link #call} is a <em>run</em>. The time limit and the
@@ -87,7 +89,7 @@ public final class Sandbox implements AutoCloseable {
         } else {
             buffer = null;
         }
-        long seed = b.seed != null ? b.seed : Engine.freshSeed();
+        long seed = b.seed != null ? b.seed : vm.freshSeed();
         this.env = new SandboxEnvironment(b.clock != null ? b.clock : Clock.systemDefaultZone(), seed, sink, b.modules);
         this.engine = new Engine(meter, env, limits);
         this.gateway = new HostGateway(name, vm.policy(), converter, engine::poll);

@@ -28,6 +28,27 @@ class T11SharedStateTest {
         }
     }
 
+    /** Library tables are copied from one template per runtime: each sandbox writes its own copy. */
+    @Test
+    void libraryTablesCopiedFromTemplates() {
+        String order = "local out = {} for _, lib in ipairs({_G, string, table, math, utf8, os, coroutine}) do "
+                + "for k in pairs(lib) do out[#out + 1] = tostring(k) end end return table.concat(out, ' ')";
+        try (Sandbox a = ThreatSupport.sandbox(); Sandbox b = ThreatSupport.sandbox()) {
+            Object before = b.eval(order);
+            a.eval("string.x = 1 rawset(math, 'pi', 3) table.y = 2 utf8.charpattern = '.' os.time = nil "
+                    + "coroutine.wrap = print _G._VERSION = 'v' rawset(_G, 'pcall', nil) _G._G = nil");
+            assertEquals(true, a.eval("return string.x == 1 and math.pi == 3 and rawget(table, 'y') == 2 "
+                    + "and os.time == nil and pcall == nil and _G == nil"));
+            assertEquals(true, b.eval("return string.x == nil and math.pi > 3.14 and rawget(table, 'y') == nil "
+                    + "and utf8.charpattern ~= '.' and type(os.time) == 'function' and coroutine.wrap ~= print "
+                    + "and _VERSION == 'Lua 5.3' and type(pcall) == 'function' and _G._G == _G and next(string) ~= nil"));
+            assertEquals(before, b.eval(order));
+            try (Sandbox c = ThreatSupport.sandbox()) {
+                assertEquals(before, c.eval(order));
+            }
+        }
+    }
+
     @Test
     void globals() {
         try (Sandbox a = ThreatSupport.sandbox(); Sandbox b = ThreatSupport.sandbox()) {

@@ -10,13 +10,18 @@ import java.util.Arrays;
  * <p>Host strings ({@link #of(String)}) are encoded as UTF-8; {@link #toString()} decodes
  * as UTF-8 (malformed bytes become U+FFFD) and is for the host only, never for Lua semantics.
  * The hash is computed lazily over all bytes and cached; equality compares bytes.
+ *
+ * <p>Immutable, so one instance may be shared by every sandbox (library keys are). The cached
+ * hash follows {@code java.lang.String}'s idiom: each field is only ever written with its final
+ * value, so a thread that sees a stale field merely computes the hash again.
  */
 public final class LuaString implements Comparable<LuaString> {
     public static final LuaString EMPTY = new LuaString(new byte[0]);
 
     private final byte[] bytes;
+    /** the cached hash; 0 until computed (or when it is 0, see {@link #hashIsZero}) */
     private int hash;
-    private boolean hashed;
+    private boolean hashIsZero;
 
     private LuaString(byte[] bytes) {
         this.bytes = bytes;
@@ -99,15 +104,20 @@ public final class LuaString implements Comparable<LuaString> {
 
     @Override
     public int hashCode() {
-        if (!hashed) {
-            int h = 0x9E3779B9 ^ bytes.length;
+        int h = hash;
+        if (h == 0 && !hashIsZero) {
+            h = 0x9E3779B9 ^ bytes.length;
             for (byte b : bytes) {
                 h = 31 * h + b;
             }
-            hash = h ^ (h >>> 16);
-            hashed = true;
+            h ^= h >>> 16;
+            if (h == 0) {
+                hashIsZero = true;
+            } else {
+                hash = h;
+            }
         }
-        return hash;
+        return h;
     }
 
     @Override
@@ -115,7 +125,9 @@ public final class LuaString implements Comparable<LuaString> {
         if (this == o) return true;
         if (!(o instanceof LuaString other)) return false;
         if (other.bytes.length != bytes.length) return false;
-        if (hashed && other.hashed && hash != other.hash) return false;
+        int h1 = hash;
+        int h2 = other.hash;
+        if (h1 != 0 && h2 != 0 && h1 != h2) return false;
         return Arrays.equals(bytes, other.bytes);
     }
 

@@ -75,6 +75,34 @@ public final class LuaTable {
         if (nhash > 0) allocHash(hashCapacityFor(nhash));
     }
 
+    /**
+     * A copy of {@code t}'s contents with the same layout (so the same {@link #next} order),
+     * charged {@code bytes} (header included): what building {@code t} charged. No metatable is copied.
+     */
+    public LuaTable(MemoryMeter meter, LuaTable t, long bytes) {
+        this.meter = meter;
+        meter.charge(Sizes.TABLE_HEADER);
+        copyFrom(t, bytes - Sizes.TABLE_HEADER);
+    }
+
+    /**
+     * When this table is empty (no array or hash part yet), makes it a copy of {@code t} as the
+     * copy constructor does, charging {@code bytes}, and returns true; otherwise changes nothing
+     * and returns false.
+     */
+    public boolean copyFrom(LuaTable t, long bytes) {
+        if (array.length != 0 || hkeys.length != 0) return false;
+        meter.charge(bytes);
+        if (t.array.length > 0) array = t.array.clone();
+        if (t.hkeys.length > 0) {
+            hkeys = t.hkeys.clone();
+            hvals = t.hvals.clone();
+        }
+        hused = t.hused;
+        metaAbsent = 0;
+        return true;
+    }
+
     public LuaTable getMetatable() {
         return metatable;
     }

@@ -56,6 +56,9 @@ public final class LuaState {
         }
     }
 
+    /** registry key of the globals; immutable, so one instance serves every state */
+    private static final LuaString G = LuaString.of("_G");
+
     /** frames an xpcall handler may use beyond the depth limit */
     static final int HANDLER_EXTRA_FRAMES = 64;
 
@@ -91,7 +94,7 @@ public final class LuaState {
         gas.setClock(host::nanoTime);
         this.globals = new LuaTable(memory);
         this.registry = new LuaTable(memory);
-        registry.put(LuaString.of("_G"), globals);
+        registry.put(G, globals);
         this.mainCoroutine = new Coroutine(this, null, Coroutine.INITIAL_STACK);
         mainCoroutine.status = Coroutine.Status.RUNNING;
         mainCoroutine.started = true;

@@ -4,6 +4,7 @@ import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Intrinsic;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaNumbers;
 import dev.luavm.value.LuaString;
@@ -29,17 +30,39 @@ public final class BaseLibrary implements Library {
     @Override
     public void install(InstallContext ctx) {
         LuaTable g = ctx.globals();
-        g.put(LuaString.of("_G"), g);
-        g.put(LuaString.of("_VERSION"), LuaString.of("Lua 5.3"));
-        for (Builtin b : new Builtin[] {ASSERT, PRINT, GETMETATABLE, SETMETATABLE, IPAIRS, PAIRS_FN, NEXT, RAWEQUAL,
-                RAWGET, RAWLEN, RAWSET, SELECT, TONUMBER, TOSTRING, TYPE, COLLECTGARBAGE}) {
-            g.put(LuaString.of(b.qualifiedName), b);
-        }
-        for (Intrinsic i : new Intrinsic[] {Intrinsic.PCALL, Intrinsic.XPCALL, Intrinsic.ERROR, Intrinsic.LOAD}) {
-            Builtin b = ctx.intrinsic(i);
-            g.put(LuaString.of(b.qualifiedName), b);
+        if (template.copyInto(g)) {
+            g.put(G, g); // the key is there already: only the placeholder value changes
+        } else { // another bundle came first: build in place
+            fill(g, ctx);
         }
     }
+
+    /** Puts base's globals into {@code g}, in installation order ({@code _G} first, holding {@code g}). */
+    private static void fill(LuaTable g, InstallContext ctx) {
+        g.put(G, g);
+        g.put(VERSION, VERSION_VALUE);
+        for (int i = 0; i < FUNCTIONS.length; i++) g.put(FUNCTION_KEYS[i], FUNCTIONS[i]);
+        for (int i = 0; i < INTRINSICS.length; i++) g.put(INTRINSIC_KEYS[i], ctx.intrinsic(INTRINSICS[i]));
+    }
+
+    /**
+     * The globals base installs when it comes first, built once per instance (one LuaVM); {@code _G}
+     * holds a placeholder that install replaces by the sandbox's own globals.
+     */
+    private final TableTemplate template = TableTemplate.of(g -> {
+        g.put(G, Boolean.TRUE);
+        g.put(VERSION, VERSION_VALUE);
+        for (int i = 0; i < FUNCTIONS.length; i++) g.put(FUNCTION_KEYS[i], FUNCTIONS[i]);
+        for (int i = 0; i < INTRINSICS.length; i++) g.put(INTRINSIC_KEYS[i], dev.luavm.vm.LuaState.intrinsic(INTRINSICS[i]));
+    });
+
+    // Keys and constant values are built once: immutable, so shared by every sandbox.
+    private static final LuaString G = LuaString.of("_G");
+    private static final LuaString VERSION = LuaString.of("_VERSION");
+    private static final LuaString VERSION_VALUE = LuaString.of("Lua 5.3");
+    private static final Intrinsic[] INTRINSICS = {Intrinsic.PCALL, Intrinsic.XPCALL, Intrinsic.ERROR, Intrinsic.LOAD};
+    private static final LuaString[] INTRINSIC_KEYS = java.util.Arrays.stream(INTRINSICS)
+            .map(i -> LuaString.of(dev.luavm.vm.LuaState.intrinsic(i).qualifiedName)).toArray(LuaString[]::new);
 
     static final Builtin ASSERT = Builtin.of("assert", c -> {
         if (c.toBoolean(1)) {
@@ -254,4 +277,10 @@ public final class BaseLibrary implements Library {
     public static CallContext unused() {
         return null;
     }
+
+    // After the builtins above: static fields are initialised in textual order.
+    private static final Builtin[] FUNCTIONS = {ASSERT, PRINT, GETMETATABLE, SETMETATABLE, IPAIRS, PAIRS_FN, NEXT,
+        RAWEQUAL, RAWGET, RAWLEN, RAWSET, SELECT, TONUMBER, TOSTRING, TYPE, COLLECTGARBAGE};
+    private static final LuaString[] FUNCTION_KEYS = java.util.Arrays.stream(FUNCTIONS)
+            .map(b -> LuaString.of(b.qualifiedName)).toArray(LuaString[]::new);
 }

@@ -2,6 +2,7 @@ package dev.luavm.stdlib.debug;
 
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaFunction;
 import dev.luavm.value.LuaString;
@@ -15,6 +16,16 @@ import dev.luavm.vm.DebugInfo;
  * here reads or writes locals, upvalues, metatables of other types, hooks or the registry.
  */
 public final class DebugLibrary implements Library {
+    private static final LuaString TRACEBACK_KEY = LuaString.of("traceback");
+    private static final LuaString GETINFO_KEY = LuaString.of("getinfo");
+    private static final LuaString DEBUG = LuaString.of("debug");
+
+    /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
+    private final TableTemplate template = TableTemplate.of(lib -> {
+        lib.put(TRACEBACK_KEY, TRACEBACK);
+        lib.put(GETINFO_KEY, GETINFO);
+    });
+
     @Override
     public String name() {
         return "debug";
@@ -22,10 +33,7 @@ public final class DebugLibrary implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        LuaTable d = ctx.newTable();
-        d.put(LuaString.of("traceback"), TRACEBACK);
-        d.put(LuaString.of("getinfo"), GETINFO);
-        ctx.globals().put(LuaString.of("debug"), d);
+        ctx.globals().put(DEBUG, template.copy(ctx.memory()));
     }
 
     static final Builtin TRACEBACK = Builtin.of("debug.traceback", c -> {

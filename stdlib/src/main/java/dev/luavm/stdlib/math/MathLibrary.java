@@ -2,6 +2,7 @@ package dev.luavm.stdlib.math;
 
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -37,6 +38,27 @@ public final class MathLibrary implements Library {
         Builtin.of("math.tointeger", MathFunctions::tointeger),
         Builtin.of("math.type", MathFunctions::type),
         Builtin.of("math.ult", MathFunctions::ult));
+    /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
+    private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString PI = LuaString.of("pi");
+    private static final LuaString HUGE = LuaString.of("huge");
+    private static final LuaString MAXINTEGER = LuaString.of("maxinteger");
+    private static final LuaString MININTEGER = LuaString.of("mininteger");
+    private static final LuaString MATH = LuaString.of("math");
+    /** boxed once: immutable values, shared like the keys */
+    private static final Double PI_VALUE = Math.PI;
+    private static final Double HUGE_VALUE = Double.POSITIVE_INFINITY;
+    private static final Long MAXINTEGER_VALUE = Long.MAX_VALUE;
+    private static final Long MININTEGER_VALUE = Long.MIN_VALUE;
+
+    /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
+    private final TableTemplate template = TableTemplate.of(lib -> {
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
+        lib.put(PI, PI_VALUE);
+        lib.put(HUGE, HUGE_VALUE);
+        lib.put(MAXINTEGER, MAXINTEGER_VALUE);
+        lib.put(MININTEGER, MININTEGER_VALUE);
+    });
 
     @Override
     public String name() {
@@ -45,13 +67,7 @@ public final class MathLibrary implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        LuaTable lib = ctx.newTable();
-        for (Builtin f : FUNCTIONS) lib.put(LuaString.of(f.name), f);
-        lib.put(LuaString.of("pi"), Math.PI);
-        lib.put(LuaString.of("huge"), Double.POSITIVE_INFINITY);
-        lib.put(LuaString.of("maxinteger"), Long.MAX_VALUE);
-        lib.put(LuaString.of("mininteger"), Long.MIN_VALUE);
-        ctx.globals().put(LuaString.of("math"), lib);
+        ctx.globals().put(MATH, template.copy(ctx.memory()));
         MathRandom.install(ctx.registry(), ctx.memory(), ctx.host().randomSeed());
     }
 }

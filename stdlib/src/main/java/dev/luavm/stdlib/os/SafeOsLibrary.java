@@ -2,6 +2,7 @@ package dev.luavm.stdlib.os;
 
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -17,6 +18,14 @@ public final class SafeOsLibrary implements Library {
         Builtin.of("os.date", OsFunctions::date),
         Builtin.of("os.difftime", OsFunctions::difftime),
         Builtin.of("os.time", OsFunctions::time));
+    /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
+    private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString OS = LuaString.of("os");
+
+    /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
+    private final TableTemplate template = TableTemplate.of(lib -> {
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
+    });
 
     @Override
     public String name() {
@@ -25,8 +34,6 @@ public final class SafeOsLibrary implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        LuaTable lib = ctx.newTable();
-        for (Builtin f : FUNCTIONS) lib.put(LuaString.of(f.name), f);
-        ctx.globals().put(LuaString.of("os"), lib);
+        ctx.globals().put(OS, template.copy(ctx.memory()));
     }
 }

@@ -24,6 +24,23 @@ public final class PackageLibrary implements Library {
     private static final Builtin SEARCHPATH = Builtin.of("package.searchpath", SearchPath::searchpath);
     private static final String[] STANDARD = {"coroutine", "string", "table", "math", "utf8", "os", "debug", "io"};
 
+    // Keys and constant values are built once: immutable, so shared by every sandbox.
+    private static final LuaString[] STANDARD_KEYS =
+            java.util.Arrays.stream(STANDARD).map(LuaString::of).toArray(LuaString[]::new);
+    private static final LuaString K_LOADED = LuaString.of("loaded");
+    private static final LuaString K_PRELOAD = LuaString.of("preload");
+    private static final LuaString K_SEARCHERS = LuaString.of("searchers");
+    private static final LuaString K_PATH = LuaString.of("path");
+    private static final LuaString K_CPATH = LuaString.of("cpath");
+    private static final LuaString K_CONFIG = LuaString.of("config");
+    private static final LuaString K_SEARCHPATH = LuaString.of("searchpath");
+    private static final LuaString K_G = LuaString.of("_G");
+    private static final LuaString K_PACKAGE = LuaString.of("package");
+    private static final LuaString K_REQUIRE = LuaString.of("require");
+    private static final LuaString V_PATH = LuaString.of(PATH);
+    private static final LuaString V_CPATH = LuaString.of(CPATH);
+    private static final LuaString V_CONFIG = LuaString.of(CONFIG);
+
     @Override
     public String name() {
         return "package";
@@ -45,22 +62,22 @@ public final class PackageLibrary implements Library {
         LuaTable searchers = ctx.newTable();
         searchers.putInt(1, Require.PRELOAD_SEARCHER);
         searchers.putInt(2, Require.HOST_SEARCHER);
-        pkg.put(LuaString.of("loaded"), loaded);
-        pkg.put(LuaString.of("preload"), preload);
-        pkg.put(LuaString.of("searchers"), searchers);
-        pkg.put(LuaString.of("path"), LuaString.of(PATH));
-        pkg.put(LuaString.of("cpath"), LuaString.of(CPATH));
-        pkg.put(LuaString.of("config"), LuaString.of(CONFIG));
-        pkg.put(LuaString.of("searchpath"), SEARCHPATH);
+        pkg.put(K_LOADED, loaded);
+        pkg.put(K_PRELOAD, preload);
+        pkg.put(K_SEARCHERS, searchers);
+        pkg.put(K_PATH, V_PATH);
+        pkg.put(K_CPATH, V_CPATH);
+        pkg.put(K_CONFIG, V_CONFIG);
+        pkg.put(K_SEARCHPATH, SEARCHPATH);
 
-        loaded.put(LuaString.of("_G"), globals);
-        for (String lib : STANDARD) {
-            Object value = globals.get(LuaString.of(lib));
-            if (value != null) loaded.put(LuaString.of(lib), value);
+        loaded.put(K_G, globals);
+        for (LuaString lib : STANDARD_KEYS) {
+            Object value = globals.get(lib);
+            if (value != null) loaded.put(lib, value);
         }
-        loaded.put(LuaString.of("package"), pkg);
-        globals.put(LuaString.of("package"), pkg);
-        globals.put(LuaString.of("require"), REQUIRE);
+        loaded.put(K_PACKAGE, pkg);
+        globals.put(K_PACKAGE, pkg);
+        globals.put(K_REQUIRE, REQUIRE);
     }
 
     /** The VM's {@code load}, or null when this VM offers none (then host modules cannot load). */

@@ -3,6 +3,7 @@ package dev.luavm.stdlib.string;
 import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -41,6 +42,16 @@ public final class StringLibrary implements Library {
         StringPack.PACK, StringPack.PACKSIZE, StringPack.UNPACK,
     };
 
+    /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
+    private static final LuaString[] KEYS = java.util.Arrays.stream(FUNCTIONS).map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString STRING = LuaString.of("string");
+    private static final LuaString INDEX = LuaString.of("__index");
+
+    /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
+    private final TableTemplate template = TableTemplate.of(lib -> {
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS[i]);
+    });
+
     @Override
     public String name() {
         return "string";
@@ -48,11 +59,10 @@ public final class StringLibrary implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        LuaTable string = ctx.newTable();
-        for (Builtin f : FUNCTIONS) string.put(LuaString.of(f.name), f);
-        ctx.globals().put(LuaString.of("string"), string);
+        LuaTable string = template.copy(ctx.memory());
+        ctx.globals().put(STRING, string);
         LuaTable meta = ctx.newTable();
-        meta.put(LuaString.of("__index"), string);
+        meta.put(INDEX, string);
         ctx.setStringMetatable(meta);
     }
 

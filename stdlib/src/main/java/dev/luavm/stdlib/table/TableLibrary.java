@@ -2,6 +2,7 @@ package dev.luavm.stdlib.table;
 
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -20,6 +21,14 @@ public final class TableLibrary implements Library {
         Builtin.of("table.remove", TableEdit::remove),
         Builtin.of("table.sort", TableSort::sort),
         Builtin.of("table.unpack", TablePack::unpack));
+    /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
+    private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString TABLE = LuaString.of("table");
+
+    /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
+    private final TableTemplate template = TableTemplate.of(lib -> {
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
+    });
 
     @Override
     public String name() {
@@ -28,8 +37,6 @@ public final class TableLibrary implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        LuaTable lib = ctx.newTable();
-        for (Builtin f : FUNCTIONS) lib.put(LuaString.of(f.name), f);
-        ctx.globals().put(LuaString.of("table"), lib);
+        ctx.globals().put(TABLE, template.copy(ctx.memory()));
     }
 }

@@ -2,6 +2,7 @@ package dev.luavm.stdlib.utf8;
 
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
+import dev.luavm.lib.TableTemplate;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -19,6 +20,17 @@ public final class Utf8Library implements Library {
         Builtin.of("utf8.codes", Utf8Functions::codes),
         Builtin.of("utf8.len", Utf8Functions::len),
         Builtin.of("utf8.offset", Utf8Functions::offset));
+    /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
+    private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString CHARPATTERN_KEY = LuaString.of("charpattern");
+    private static final LuaString CHARPATTERN_VALUE = LuaString.copyOf(CHARPATTERN, 0, CHARPATTERN.length);
+    private static final LuaString UTF8 = LuaString.of("utf8");
+
+    /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
+    private final TableTemplate template = TableTemplate.of(lib -> {
+        for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
+        lib.put(CHARPATTERN_KEY, CHARPATTERN_VALUE);
+    });
 
     @Override
     public String name() {
@@ -27,9 +39,6 @@ public final class Utf8Library implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        LuaTable lib = ctx.newTable();
-        for (Builtin f : FUNCTIONS) lib.put(LuaString.of(f.name), f);
-        lib.put(LuaString.of("charpattern"), LuaString.copyOf(CHARPATTERN, 0, CHARPATTERN.length));
-        ctx.globals().put(LuaString.of("utf8"), lib);
+        ctx.globals().put(UTF8, template.copy(ctx.memory()));
     }
 }
