@@ -112,11 +112,15 @@ final class Calls {
         int top = func + 1 + nargs;
         co.top = top;
         if (top + Coroutine.MIN_STACK > co.stack.length) co.growStack(top + Coroutine.MIN_STACK);
-        Ctx c = new Ctx(st, co, b, func, nargs, caller);
+        Ctx c = co.spareCtx;
+        if (c == null) c = new Ctx(st, co);
+        else co.spareCtx = null;
+        c.aim(b, func, nargs, caller);
         Builtin saved = st.runningBuiltin;
         st.runningBuiltin = b;
         int n = b.call(c);
         st.runningBuiltin = saved;
+        co.spareCtx = c;
         if (nres < 0) {
             co.top = func + n;
         } else if (n < nres) {

@@ -40,6 +40,8 @@ public final class Coroutine {
     CallFrame[] frames;
     int nframes;
     Upvalue openUpvals;
+    /** a builtin-call context to reuse, or null while it is taken (see {@link Ctx}) */
+    Ctx spareCtx;
     Status status;
     /** the coroutine that resumed this one, while it runs */
     Coroutine resumer;

@@ -9,22 +9,34 @@ import dev.luavm.value.LuaTable;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The VM's {@link CallContext}: one per builtin call, viewing the arguments in place on the
+ * The VM's {@link CallContext} for one builtin call, viewing the arguments in place on the
  * coroutine's stack ({@code stack[func+1 .. func+nargs]}); result {@code i} is written to
  * {@code stack[func+i]}, where the caller expects it, so returning costs no copy.
+ *
+ * <p>Recycled: a coroutine keeps one spare context ({@link Coroutine#spareCtx}) that
+ * {@link Calls#callBuiltin} takes, re-aims with {@link #aim} and gives back when the builtin
+ * returns normally, so a builtin call allocates nothing. A call nested inside a running builtin
+ * (library re-entry) finds no spare and makes its own; a context lost to an error is simply not
+ * given back. This relies on no builtin keeping its context after returning (audited: gmatch
+ * iterators make a matcher per step, {@code HostCall} is inert after its call and charges
+ * through the state's meter, wrap functions are marker builtins).
  */
 final class Ctx extends CallContext {
     final LuaState st;
     final Coroutine co;
-    final Builtin fn;
-    final int func;
-    final int nargs;
+    Builtin fn;
+    int func;
+    int nargs;
     /** the Lua frame whose instruction called the builtin, or null (called from Java or a marker) */
-    final CallFrame caller;
+    CallFrame caller;
 
-    Ctx(LuaState st, Coroutine co, Builtin fn, int func, int nargs, CallFrame caller) {
+    Ctx(LuaState st, Coroutine co) {
         this.st = st;
         this.co = co;
+    }
+
+    /** Points this context at a new call. */
+    void aim(Builtin fn, int func, int nargs, CallFrame caller) {
         this.fn = fn;
         this.func = func;
         this.nargs = nargs;
