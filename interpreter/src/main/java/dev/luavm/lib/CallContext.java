@@ -103,6 +103,14 @@ public abstract class CallContext {
         return r.length == 0 ? null : r[0];
     }
 
+    /**
+     * {@code fn(a, b)}'s first result (or nil): {@link #call1} for the common two-argument case
+     * (comparators), which the VM runs with no argument or result array.
+     */
+    public Object call1(Object fn, Object a, Object b) {
+        return call1(fn, new Object[] {a, b});
+    }
+
     /** {@code t[k]} with {@code __index}. */
     public abstract Object index(Object t, Object k);
 

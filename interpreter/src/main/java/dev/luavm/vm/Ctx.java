@@ -107,6 +107,16 @@ final class Ctx extends CallContext {
     }
 
     @Override
+    public Object call1(Object f, Object... args) {
+        return args.length == 2 ? st.callJava1(f, args[0], args[1]) : super.call1(f, args);
+    }
+
+    @Override
+    public Object call1(Object f, Object a, Object b) {
+        return st.callJava1(f, a, b);
+    }
+
+    @Override
     public Object index(Object t, Object k) {
         try {
             return Meta.index(st, t, k, false, VmError.NONE);

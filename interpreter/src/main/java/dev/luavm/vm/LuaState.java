@@ -216,24 +216,51 @@ public final class LuaState {
     Object[] callJava(Object fn, Object... args) {
         Coroutine co = current;
         int n = args.length;
-        int func = co.top;
-        if (fn instanceof Builtin b && !(b instanceof VmBuiltin)) {
-            co.ensureStack(func + n + 1 + Coroutine.MIN_STACK);
-            Object[] s = co.stack;
-            s[func] = fn;
-            System.arraycopy(args, 0, s, func + 1, n);
-            try {
-                Calls.callBuiltin(this, co, b, func, n, -1, null);
-                return results(co, func);
-            } finally {
-                co.top = func;
-            }
+        int func = pushCall(co, fn, n);
+        System.arraycopy(args, 0, co.stack, func + 1, n);
+        try {
+            runJava(co, fn, func, n);
+            return results(co, func);
+        } finally {
+            co.top = func;
         }
-        if (javaDepth >= Calls.MAX_C_CALLS) throw LuaError.of("C stack overflow");
-        co.ensureStack(func + n + 1 + Coroutine.MIN_STACK);
+    }
+
+    /**
+     * {@code fn(a, b)} truncated to one result, like {@link #callJava} but with no argument or
+     * result array (table.sort comparators, called once per comparison).
+     */
+    Object callJava1(Object fn, Object a, Object b) {
+        Coroutine co = current;
+        int func = pushCall(co, fn, 2);
         Object[] s = co.stack;
-        s[func] = fn;
-        System.arraycopy(args, 0, s, func + 1, n);
+        s[func + 1] = a;
+        s[func + 2] = b;
+        try {
+            runJava(co, fn, func, 2);
+            return co.top > func ? co.stack[func] : null;
+        } finally {
+            co.top = func;
+        }
+    }
+
+    /** Checks the C-call cap (Lua functions only), makes room and puts {@code fn} at top; returns its slot. */
+    private int pushCall(Coroutine co, Object fn, int n) {
+        if (javaDepth >= Calls.MAX_C_CALLS && !(fn instanceof Builtin b && !(b instanceof VmBuiltin))) {
+            throw LuaError.of("C stack overflow");
+        }
+        int func = co.top;
+        co.ensureStack(func + n + 1 + Coroutine.MIN_STACK);
+        co.stack[func] = fn;
+        return func;
+    }
+
+    /** Runs {@code fn} placed at {@code func} with its {@code n} arguments after it; results end at {@code func..top}. */
+    private void runJava(Coroutine co, Object fn, int func, int n) {
+        if (fn instanceof Builtin b && !(b instanceof VmBuiltin)) {
+            Calls.callBuiltin(this, co, b, func, n, -1, null);
+            return;
+        }
         co.top = func + 1 + n;
         int savedFrames = co.nframes;
         Builtin savedRunning = runningBuiltin;
@@ -252,11 +279,9 @@ public final class LuaState {
                 pending = e;
             }
             if (!done) Interpreter.execute(this, pending);
-            return results(co, func);
         } finally {
             javaDepth--;
             co.nny--;
-            co.top = func;
             runningBuiltin = savedRunning;
         }
     }

@@ -131,7 +131,8 @@ final class Meta {
             nf.aux = aux;
             return Calls.PENDING;
         }
-        Object[] r = nargs == 3 ? st.callJava(tm, a, b, c) : st.callJava(tm, a, b);
+        if (nargs != 3) return st.callJava1(tm, a, b);
+        Object[] r = st.callJava(tm, a, b, c);
         return r.length == 0 ? null : r[0];
     }
 
