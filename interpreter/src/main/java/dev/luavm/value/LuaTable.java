@@ -137,7 +137,8 @@ public final class LuaTable {
         if (hused == 0) return null;
         Object[] ks = hkeys;
         int mask = ks.length - 1;
-        int i = hashOf(key) & mask; // same mixed hash as insertNew
+        int h = key.hashCode() * 0x9E3779B1; // hashOf for a string key, without its type tests
+        int i = (h ^ (h >>> 15)) & mask;
         while (true) {
             Object k = ks[i];
             if (k == null) return null;

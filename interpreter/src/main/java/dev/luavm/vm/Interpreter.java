@@ -281,9 +281,10 @@ final class Interpreter {
                                     default:
                                         break;
                                 }
-                            } else if (x instanceof Double dx && y instanceof Double dy) {
-                                double u = dx;
-                                double w = dy;
+                            } else if ((x instanceof Double || x instanceof Long) && (y instanceof Double || y instanceof Long)) {
+                                // at least one float: both converted (luai_num*), as PUC for mixed operands
+                                double u = x instanceof Double dx ? dx : (double) (Long) x;
+                                double w = y instanceof Double dy ? dy : (double) (Long) y;
                                 switch (op) {
                                     case 13: stack[ra] = u + w; continue;
                                     case 14: stack[ra] = u - w; continue;
