@@ -51,6 +51,12 @@ final class Compiler {
     /** pending gotos and active labels of all open functions (PUC's Dyndata) */
     private final List<LabelDesc> gotos = new ArrayList<>();
     private final List<LabelDesc> labels = new ArrayList<>();
+    /**
+     * One LuaString per distinct string constant of the chunk, so a field name written in one
+     * function ({@code {x = ...}}) and read in another ({@code b.x}) is the same object and the
+     * table probe matches by identity instead of comparing bytes.
+     */
+    private final java.util.HashMap<LuaString, LuaString> strings = new java.util.HashMap<>();
     /** constant keys to the index they last got in any function (PUC's ls->h) */
     final Map<Object, Integer> constantScanner = new HashMap<>();
 
@@ -382,6 +388,12 @@ final class Compiler {
 
     /** PUC keeps labels and pending gotos in arrays of at most SHRT_MAX entries. */
     private static final int MAX_LABELS = Short.MAX_VALUE;
+
+    /** The chunk's canonical instance of string constant {@code s}. */
+    LuaString intern(LuaString s) {
+        LuaString old = strings.putIfAbsent(s, s);
+        return old != null ? old : s;
+    }
 
     private static void addLabel(List<LabelDesc> list, LabelDesc l) {
         if (list.size() >= MAX_LABELS) {

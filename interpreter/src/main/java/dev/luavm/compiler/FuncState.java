@@ -231,6 +231,7 @@ final class FuncState {
     }
 
     int stringK(LuaString s) {
+        s = cs.intern(s);
         return addK(s, s);
     }
 
