@@ -282,7 +282,8 @@ final class ProgramGenerator {
             }
             case 11 -> {
                 Var f = funcLevel == 0 ? someVar(Kind.FUN) : null;
-                if (f != null) return Expr.of(f.name + "(" + intExpr(d - 1).code + ", " + intExpr(d - 1).code + ")");
+                // in parentheses: one value, even last in a list (the function may return two)
+                if (f != null) return Expr.of("(" + f.name + "(" + intExpr(d - 1).code + ", " + intExpr(d - 1).code + "))");
                 Var c = someVar(Kind.CNT);
                 if (c != null) return Expr.of(c.name + "(" + smallInt() + ")");
                 return intLeaf();
