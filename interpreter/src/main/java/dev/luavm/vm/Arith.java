@@ -133,7 +133,9 @@ final class Arith {
             // zero to an odd power keeps the zero's sign (HotSpot's intrinsic loses it for huge odd y)
             return y < 0 ? 1.0 / x : x;
         }
-        return Math.pow(x, y);
+        // StrictMath (fdlibm) keeps C's signs for zeros and infinities where HotSpot's Math.pow
+        // intrinsic does not ((-inf)^-4.5 must be +0.0)
+        return StrictMath.pow(x, y);
     }
 
     /** y is an odd integer (only doubles below 2^53 in magnitude can be odd). */
