@@ -61,7 +61,7 @@ final class ConstantFolding {
             case SHR: return shiftLeft(toInteger(a), -toInteger(b));
             case BNOT: return ~toInteger(a);
             case DIV: return toDouble(a) / toDouble(b);
-            case POW: return StrictMath.pow(toDouble(a), toDouble(b));
+            case POW: return Math.pow(toDouble(a), toDouble(b));
             default: break;
         }
         if (a instanceof Long x && b instanceof Long y) {
