@@ -118,10 +118,9 @@ public final class LuaTable {
         if (key instanceof Long l) return getInt(l);
         if (key instanceof LuaString s) return getStr(s);
         if (key instanceof Double d) {
-            double v = d;
-            long l = (long) v;
-            if (l == v && !(l == Long.MAX_VALUE)) return getInt(l);
-            if (v != v) return null;
+            Long l = LuaNumbers.floatToInteger(d); // 1.0 and 1 are the same key
+            if (l != null) return getInt(l);
+            if (d.isNaN()) return null;
         }
         if (key == null) return null;
         return hashGet(key);
@@ -199,13 +198,12 @@ public final class LuaTable {
             return;
         }
         if (key instanceof Double d) {
-            double v = d;
-            long l = (long) v;
-            if (l == v && l != Long.MAX_VALUE) {
+            Long l = LuaNumbers.floatToInteger(d);
+            if (l != null) {
                 putInt(l, value);
                 return;
             }
-            if (v != v) throw new LuaError(NAN_INDEX);
+            if (d.isNaN()) throw new LuaError(NAN_INDEX);
         } else if (key == null) {
             throw new LuaError(NIL_INDEX);
         }
@@ -453,9 +451,8 @@ public final class LuaTable {
     private int traversalIndex(Object key) {
         if (key == null) return 0;
         if (key instanceof Double d) {
-            double v = d;
-            long l = (long) v;
-            if (l == v && l != Long.MAX_VALUE) key = l;
+            Long l = LuaNumbers.floatToInteger(d);
+            if (l != null) key = l;
         }
         if (key instanceof Long l && l - 1 >= 0 && l - 1 < array.length) {
             return (int) (long) l;
