@@ -20,6 +20,14 @@ public final class Prototype {
     /** registers needed by this function */
     public final int maxStackSize;
     public final int[] code;
+    /**
+     * The same array as {@link #code}, reached through a second field on purpose: the dispatch
+     * loop fetches the opcode from {@code code} and each case re-reads its operands from here.
+     * To the JIT the two are unrelated loads, so operand decoding stays inside its case instead
+     * of being shared by all cases, hoisted above the switch and spilled (see
+     * benchmarks/PROFILE.md).
+     */
+    public final int[] operands;
     public final Object[] constants;
     public final Prototype[] protos;
     public final UpvalueDesc[] upvalues;
@@ -38,6 +46,7 @@ public final class Prototype {
         this.isVararg = isVararg;
         this.maxStackSize = maxStackSize;
         this.code = code;
+        this.operands = code;
         this.constants = constants;
         this.protos = protos;
         this.upvalues = upvalues;

@@ -46,6 +46,12 @@ import dev.luavm.value.LuaTable;
  * {@link Calls#unwind}, which either rearranges the frame stack (pcall, xpcall, dead coroutine)
  * and lets the loop go on, or gives the error back to rethrow to the Java caller.
  *
+ * <p>The loop fetches only the opcode before the {@code switch}; each case decodes its own
+ * operands from {@link dev.luavm.bytecode.Prototype#operands} (the same array as {@code code},
+ * through another field). Decoding from the fetched word made C2 share the operand
+ * computations of all cases, compute them before the jump table on every instruction and spill
+ * them; per-case decoding removed that (benchmarks/PROFILE.md: about 20% off the warm runs).
+ *
  * <p>Numeric for loops deviate from 5.3 on purpose: an integer loop never steps past its limit
  * (5.4's semantics), so {@code for i = math.maxinteger - 1, math.maxinteger} ends (threat T1).
  */
@@ -95,37 +101,55 @@ final class Interpreter {
                 }
                 final LuaClosure cl = f.closure;
                 final int[] code = cl.proto.code;
+                final int[] operands = cl.proto.operands;
                 final Object[] k = cl.proto.constants;
                 final int base = f.base;
                 Object[] stack = co.stack;
                 pc = f.pc;
                 while (true) {
-                    final int i = code[pc++];
-                    final int op = i & 0x3F;
+                    final int op = code[pc++] & 0x3F;
                     gas += GAS[op];
-                    final int ra = base + ((i >>> 6) & 0xFF);
                     switch (op) {
-                        case 0: // MOVE
+                        case 0: { // MOVE
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = stack[base + (i >>> 23)];
                             continue;
-                        case 1: // LOADK
+                        }
+                        case 1: { // LOADK
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = k[i >>> 14];
                             continue;
-                        case 2: // LOADKX
+                        }
+                        case 2: { // LOADKX
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = k[code[pc++] >>> 6];
                             continue;
-                        case 3: // LOADBOOL
+                        }
+                        case 3: { // LOADBOOL
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = (i >>> 23) != 0 ? Boolean.TRUE : Boolean.FALSE;
                             if (((i >>> 14) & 0x1FF) != 0) pc++;
                             continue;
+                        }
                         case 4: { // LOADNIL
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             for (int j = i >>> 23; j >= 0; j--) stack[ra + j] = null;
                             continue;
                         }
-                        case 5: // GETUPVAL
+                        case 5: { // GETUPVAL
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = cl.upvals[i >>> 23].get();
                             continue;
+                        }
                         case 6: { // GETTABUP
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int c = (i >>> 14) & 0x1FF;
                             Object key = c > 0xFF ? k[c & 0xFF] : stack[base + c];
                             Object t = cl.upvals[i >>> 23].get();
@@ -144,6 +168,8 @@ final class Interpreter {
                             continue;
                         }
                         case 7: { // GETTABLE
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int c = (i >>> 14) & 0x1FF;
                             Object key = c > 0xFF ? k[c & 0xFF] : stack[base + c];
                             Object t = stack[base + (i >>> 23)];
@@ -165,6 +191,8 @@ final class Interpreter {
                             continue;
                         }
                         case 8: { // SETTABUP
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             int c = (i >>> 14) & 0x1FF;
                             Object key = b > 0xFF ? k[b & 0xFF] : stack[base + b];
@@ -179,10 +207,15 @@ final class Interpreter {
                             stack = co.stack;
                             continue;
                         }
-                        case 9: // SETUPVAL
+                        case 9: { // SETUPVAL
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             cl.upvals[i >>> 23].set(stack[ra]);
                             continue;
+                        }
                         case 10: { // SETTABLE
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             int c = (i >>> 14) & 0x1FF;
                             Object key = b > 0xFF ? k[b & 0xFF] : stack[base + b];
@@ -203,10 +236,15 @@ final class Interpreter {
                             stack = co.stack;
                             continue;
                         }
-                        case 11: // NEWTABLE
+                        case 11: { // NEWTABLE
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = new LuaTable(st.memory, Calls.fb2int(i >>> 23), Calls.fb2int((i >>> 14) & 0x1FF));
                             continue;
+                        }
                         case 12: { // SELF
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int c = (i >>> 14) & 0x1FF;
                             Object key = c > 0xFF ? k[c & 0xFF] : stack[base + c];
                             Object t = stack[base + (i >>> 23)];
@@ -237,6 +275,8 @@ final class Interpreter {
                         case 22: // BXOR
                         case 23: // SHL
                         case 24: { // SHR
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             int c = (i >>> 14) & 0x1FF;
                             Object x = b > 0xFF ? k[b & 0xFF] : stack[base + b];
@@ -301,6 +341,8 @@ final class Interpreter {
                             continue;
                         }
                         case 25: { // UNM
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
                             if (x instanceof Long l) {
                                 stack[ra] = -l;
@@ -318,6 +360,8 @@ final class Interpreter {
                             continue;
                         }
                         case 26: { // BNOT
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
                             if (x instanceof Long l) {
                                 stack[ra] = ~l;
@@ -331,12 +375,16 @@ final class Interpreter {
                             continue;
                         }
                         case 27: { // NOT
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
                             stack[ra] = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx)
                                     ? Boolean.TRUE : Boolean.FALSE;
                             continue;
                         }
                         case 28: { // LEN
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
                             if (x instanceof LuaString s) {
                                 stack[ra] = (long) s.length();
@@ -354,6 +402,8 @@ final class Interpreter {
                             continue;
                         }
                         case 29: { // CONCAT
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             f.pc = pc;
                             Object v = Meta.concat(st, co, base + (i >>> 23), base + ((i >>> 14) & 0x1FF));
                             if (v == Calls.PENDING) continue outer;
@@ -362,6 +412,8 @@ final class Interpreter {
                             continue;
                         }
                         case 30: { // JMP
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int sbx = (i >>> 14) - 131071;
                             pc += sbx;
                             if (((i >>> 6) & 0xFF) != 0) co.closeUpvalues(ra - 1);
@@ -375,6 +427,8 @@ final class Interpreter {
                         case 31: // EQ
                         case 32: // LT
                         case 33: { // LE
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             int c = (i >>> 14) & 0x1FF;
                             Object x = b > 0xFF ? k[b & 0xFF] : stack[base + b];
@@ -403,12 +457,16 @@ final class Interpreter {
                             continue;
                         }
                         case 34: { // TEST
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[ra];
                             boolean falsy = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx);
                             if (falsy == (((i >>> 14) & 0x1FF) != 0)) pc++;
                             continue;
                         }
                         case 35: { // TESTSET
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
                             boolean falsy = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx);
                             if (falsy == (((i >>> 14) & 0x1FF) != 0)) pc++;
@@ -416,6 +474,8 @@ final class Interpreter {
                             continue;
                         }
                         case 36: { // CALL
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             if (b != 0) co.top = ra + b;
                             if (gas >= gasRoom) {
@@ -436,6 +496,8 @@ final class Interpreter {
                             continue outer;
                         }
                         case 37: { // TAILCALL
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             if (b != 0) co.top = ra + b;
                             if (gas >= gasRoom) {
@@ -467,6 +529,8 @@ final class Interpreter {
                             continue outer;
                         }
                         case 38: { // RETURN
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             int n = b != 0 ? b - 1 : co.top - ra;
                             if (gas >= gasRoom) {
@@ -495,6 +559,8 @@ final class Interpreter {
                             continue outer;
                         }
                         case 39: { // FORLOOP
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             Object o = stack[ra];
                             if (o instanceof Long lo) {
                                 long idx = lo;
@@ -526,11 +592,15 @@ final class Interpreter {
                             continue;
                         }
                         case 40: { // FORPREP
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             f.pc = pc;
                             if (!Calls.forPrep(stack, ra)) pc += (i >>> 14) - 131071 + 1;
                             continue;
                         }
                         case 41: { // TFORCALL
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int cb = ra + 3;
                             stack[cb + 2] = stack[ra + 2];
                             stack[cb + 1] = stack[ra + 1];
@@ -549,6 +619,8 @@ final class Interpreter {
                             continue outer;
                         }
                         case 42: { // TFORLOOP
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[ra + 1];
                             if (x != null) {
                                 stack[ra] = x;
@@ -562,6 +634,8 @@ final class Interpreter {
                             continue;
                         }
                         case 43: { // SETLIST
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int n = i >>> 23;
                             int c = (i >>> 14) & 0x1FF;
                             if (n == 0) n = co.top - ra - 1;
@@ -575,11 +649,15 @@ final class Interpreter {
                             continue;
                         }
                         case 44: { // CLOSURE
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             f.pc = pc;
                             stack[ra] = Calls.closure(st, co, cl, i >>> 14, base);
                             continue;
                         }
                         case 45: { // VARARG
+                            final int i = operands[pc - 1];
+                            final int ra = base + ((i >>> 6) & 0xFF);
                             int b = (i >>> 23) - 1;
                             int nva = base - f.func - 1 - cl.proto.numParams;
                             if (nva < 0) nva = 0;
