@@ -2,6 +2,7 @@ package dev.luavm;
 
 import dev.luavm.host.HostGateway;
 import dev.luavm.host.ValueConverter;
+import dev.luavm.lib.Library;
 import dev.luavm.meter.LiveHeapWalker;
 import dev.luavm.meter.MemoryMeter;
 import dev.luavm.value.LuaString;
@@ -12,6 +13,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -102,7 +104,14 @@ public final class Sandbox implements AutoCloseable {
     }
 
     private void install(LuaVM vm) {
-        for (String bundle : capabilities.bundles()) engine.install(vm.bundle(bundle));
+        // in the order granted, except that bundles which list the others come after them
+        List<Library> last = new ArrayList<>();
+        for (String bundle : capabilities.bundles()) {
+            Library lib = vm.bundle(bundle);
+            if (lib.installsLast()) last.add(lib);
+            else engine.install(lib);
+        }
+        for (Library lib : last) engine.install(lib);
         for (Capabilities.Grant g : capabilities.hostFunctions().values()) {
             String[] parts = g.path().split("\\.");
             LuaTable t = engine.globals();

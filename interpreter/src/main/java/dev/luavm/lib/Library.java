@@ -11,4 +11,13 @@ public interface Library {
 
     /** Installs the bundle's functions into a fresh sandbox. */
     void install(InstallContext ctx);
+
+    /**
+     * True for a bundle that must see the others when it installs (as {@code package} lists
+     * them in {@code package.loaded}): a sandbox installs such bundles after all the rest,
+     * whatever order the capabilities name them in.
+     */
+    default boolean installsLast() {
+        return false;
+    }
 }

@@ -10,8 +10,9 @@ import dev.luavm.value.LuaTable;
 /**
  * The {@code package} bundle: the global {@code require} and the table {@code package} with
  * {@code loaded}, {@code preload}, {@code searchers}, {@code path}, {@code cpath},
- * {@code config} and {@code searchpath}. Install it after the other bundles so that
- * {@code package.loaded} lists them, as PUC's {@code luaL_openlibs} does.
+ * {@code config} and {@code searchpath}. A sandbox installs it after the other bundles
+ * ({@link #installsLast}) so that {@code package.loaded} lists them, as PUC's
+ * {@code luaL_openlibs} does, whatever order the host grants them in.
  */
 public final class PackageLibrary implements Library {
     /** {@code LUA_DIRSEP, LUA_PATH_SEP, LUA_PATH_MARK, LUA_EXEC_DIR, LUA_IGMARK} */
@@ -44,6 +45,11 @@ public final class PackageLibrary implements Library {
     @Override
     public String name() {
         return "package";
+    }
+
+    @Override
+    public boolean installsLast() {
+        return true;
     }
 
     @Override
