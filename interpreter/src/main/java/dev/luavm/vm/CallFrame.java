@@ -60,6 +60,8 @@ final class CallFrame {
     int aux;
     /** XPCALL: nesting of handler invocations (errors inside the handler) */
     int handlerDepth;
+    /** markers: the coroutine's {@code metaDepth} when pushed, restored when an error unwinds here */
+    int savedMetaDepth;
 
     void clearRefs() {
         closure = null;

@@ -163,6 +163,7 @@ final class Calls {
         m.failed = false;
         m.handler = null;
         m.handlerDepth = 0;
+        m.savedMetaDepth = co.metaDepth;
         co.nframes = n + 1;
         return m;
     }
@@ -177,6 +178,7 @@ final class Calls {
         int fl = f.flags;
         if ((fl & CallFrame.FRESH) != 0) return true;
         if ((fl & CallFrame.META) != 0) {
+            co.metaDepth--;
             finishOp(st, co, f);
         } else if ((fl & CallFrame.HANDLER) != 0) {
             finishHandler(co, f.aux, co.stack[f.func]);
@@ -313,6 +315,7 @@ final class Calls {
             // the error left the coroutine's body: the coroutine dies
             co.closeUpvalues(0);
             co.nframes = 0;
+            co.metaDepth = 0;
             co.top = 0;
             co.status = Coroutine.Status.DEAD;
             Coroutine r = co.resumer;
@@ -347,6 +350,7 @@ final class Calls {
         CallFrame mk = co.frames[m];
         co.closeUpvalues(mk.func + 1);
         co.nframes = m + 1;
+        co.metaDepth = mk.savedMetaDepth;
         co.ensureStack(mk.func + 2 + Coroutine.EXTRA_STACK);
         co.stack[mk.func + 1] = value;
         co.top = mk.func + 2;

@@ -55,6 +55,14 @@ public final class Coroutine {
     int yieldNres;
     /** resume-chain depth (coroutines resuming coroutines), capped like PUC's C levels */
     int resumeDepth;
+    /**
+     * Lua metamethod frames ({@link CallFrame#META}) on this coroutine's frame stack. They run on
+     * the heap stack here, but PUC calls each through {@code luaD_call}, one C level apiece, so
+     * a metamethod recursing without end must stop with "C stack overflow" at the same cap.
+     * Kept exact on the normal path (push in {@link Meta}, pop in {@link Calls#finishSpecial});
+     * an error unwinding to a marker restores the count the marker saved.
+     */
+    int metaDepth;
 
     Coroutine(LuaState state, Object body, int initialStack) {
         this.state = state;

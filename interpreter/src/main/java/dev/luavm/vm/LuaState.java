@@ -198,6 +198,7 @@ public final class LuaState {
         javaDepth = 0;
         runningBuiltin = null;
         mainCoroutine.nframes = 0;
+        mainCoroutine.metaDepth = 0;
         mainCoroutine.top = 0;
         mainCoroutine.nny = 0;
     }
@@ -263,6 +264,7 @@ public final class LuaState {
         }
         co.top = func + 1 + n;
         int savedFrames = co.nframes;
+        int savedMetaDepth = co.metaDepth;
         Builtin savedRunning = runningBuiltin;
         runningBuiltin = null;
         javaDepth++;
@@ -282,6 +284,7 @@ public final class LuaState {
         } finally {
             javaDepth--;
             co.nny--;
+            co.metaDepth = savedMetaDepth;
             runningBuiltin = savedRunning;
         }
     }

@@ -118,6 +118,10 @@ final class Meta {
                        boolean fromLoop, int flags, int aux) {
         if (fromLoop && tm instanceof LuaClosure cl) {
             Coroutine co = st.current;
+            // PUC calls a metamethod through luaD_call: one C level, capped at LUAI_MAXCCALLS
+            if (co.metaDepth + co.resumeDepth + st.javaDepth >= Calls.MAX_C_CALLS) {
+                throw VmError.run("C stack overflow");
+            }
             CallFrame f = co.frames[co.nframes - 1];
             int pos = f.base + f.closure.proto.maxStackSize;
             co.ensureStack(pos + 4 + Coroutine.EXTRA_STACK);
@@ -129,6 +133,7 @@ final class Meta {
             co.top = pos + 1 + nargs;
             CallFrame nf = Calls.pushLua(st, co, cl, pos, nargs, nres, CallFrame.META | flags);
             nf.aux = aux;
+            co.metaDepth++;
             return Calls.PENDING;
         }
         if (nargs != 3) return st.callJava1(tm, a, b);
