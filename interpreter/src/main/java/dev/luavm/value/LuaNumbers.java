@@ -68,7 +68,10 @@ public final class LuaNumbers {
             for (; i < end; i++) {
                 int d = b[i] - '0';
                 if (d < 0 || d > 9) return null;
-                if (a >= maxBy10 && (a > maxBy10 || d > maxLastDigit + (neg ? 1 : 0))) {
+                // unsigned, as PUC's lua_Unsigned: "-9223372036854775808" leaves a == 2^63, which
+                // a signed compare would take for negative and let the next digit wrap around
+                int vsMax = Long.compareUnsigned(a, maxBy10);
+                if (vsMax >= 0 && (vsMax > 0 || d > maxLastDigit + (neg ? 1 : 0))) {
                     return null; // overflow: not accepted as an integer, read as a float
                 }
                 a = a * 10 + d;
