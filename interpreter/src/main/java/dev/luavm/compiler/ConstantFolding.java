@@ -1,5 +1,8 @@
 package dev.luavm.compiler;
 
+import dev.luavm.bytecode.OpCode;
+import dev.luavm.vm.Arith;
+
 /**
  * Compile-time arithmetic, exactly where Lua 5.3 folds (lcode.c {@code constfolding} and
  * {@code validop}): numeric operands only; no division or modulo by zero; bitwise operations
@@ -23,76 +26,27 @@ final class ConstantFolding {
     private static boolean validOp(Op op, Object a, Object b) {
         switch (op) {
             case BAND: case BOR: case BXOR: case SHL: case SHR: case BNOT:
-                return toInteger(a) != null && toInteger(b) != null;
+                return Arith.toInteger(a) != null && Arith.toInteger(b) != null;
             case DIV: case IDIV: case MOD:
-                return toDouble(b) != 0;
+                return (b instanceof Long l ? (double) l : (Double) b) != 0;
             default:
                 return true;
         }
     }
 
-    static double toDouble(Object n) {
-        return n instanceof Long l ? (double) l : (Double) n;
-    }
-
-    /** The integer with the same value, or null (PUC's luaV_tointeger, exact mode). */
-    static Long toInteger(Object n) {
-        if (n instanceof Long l) return l;
-        double d = (Double) n;
-        if (Math.floor(d) == d && d >= -0x1p63 && d < 0x1p63) return (long) d;
-        return null;
-    }
-
-    static long shiftLeft(long x, long y) {
-        if (y < 0) {
-            if (y <= -64) return 0;
-            return x >>> -y;
-        }
-        if (y >= 64) return 0;
-        return x << y;
-    }
-
+    /** luaO_arith: the VM's own arithmetic, so a folded constant is what the run would compute. */
     private static Object arith(Op op, Object a, Object b) {
-        switch (op) {
-            case BAND: return toInteger(a) & toInteger(b);
-            case BOR: return toInteger(a) | toInteger(b);
-            case BXOR: return toInteger(a) ^ toInteger(b);
-            case SHL: return shiftLeft(toInteger(a), toInteger(b));
-            case SHR: return shiftLeft(toInteger(a), -toInteger(b));
-            case BNOT: return ~toInteger(a);
-            case DIV: return toDouble(a) / toDouble(b);
-            case POW: return Math.pow(toDouble(a), toDouble(b));
-            default: break;
-        }
-        if (a instanceof Long x && b instanceof Long y) {
-            switch (op) {
-                case ADD: return x + y;
-                case SUB: return x - y;
-                case MUL: return x * y;
-                case MOD: {
-                    long m = x % y;
-                    if (m != 0 && (m ^ y) < 0) m += y;
-                    return m;
-                }
-                case IDIV: return Math.floorDiv(x, y);
-                case UNM: return -x;
-                default: throw new AssertionError(op);
+        return Arith.arith(FIRST_ARITH_OPCODE + op.ordinal(), a, b);
+    }
+
+    /** Op is in OpCode order from ADD (ADD..SHR, UNM, BNOT), so ordinals map by an offset. */
+    private static final int FIRST_ARITH_OPCODE = OpCode.ADD.ordinal();
+
+    static {
+        for (Op op : Op.values()) {
+            if (!OpCode.values()[FIRST_ARITH_OPCODE + op.ordinal()].name().equals(op.name())) {
+                throw new AssertionError("ConstantFolding.Op is out of OpCode order at " + op);
             }
-        }
-        double x = toDouble(a);
-        double y = toDouble(b);
-        switch (op) {
-            case ADD: return x + y;
-            case SUB: return x - y;
-            case MUL: return x * y;
-            case MOD: {
-                double m = x % y;
-                if (m * y < 0) m += y;
-                return m;
-            }
-            case IDIV: return Math.floor(x / y);
-            case UNM: return -x;
-            default: throw new AssertionError(op);
         }
     }
 }

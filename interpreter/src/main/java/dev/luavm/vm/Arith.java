@@ -8,9 +8,11 @@ import dev.luavm.value.LuaString;
  * Number semantics of Lua 5.3 outside the dispatch loop's inline fast paths: string coercion,
  * integer/float mixing, floor division and modulo, shifts, and exact integer/float comparison
  * ({@code lvm.c}: luaV_div, luaV_mod, luaV_shiftl, LTnum/LEnum). Nothing here calls
- * metamethods; {@link Meta} does that when these methods answer null.
+ * metamethods; {@link Meta} does that when these methods answer null. The compiler's constant
+ * folding calls {@link #arith} and {@link #toInteger} too, so that folded and run-time results
+ * cannot drift apart.
  */
-final class Arith {
+public final class Arith {
     private Arith() {}
 
     static final int ADD = OpCode.ADD.ordinal();
@@ -43,7 +45,7 @@ final class Arith {
     }
 
     /** luaV_tointeger (mode exact): integer value of a number or numeric string, else null. */
-    static Long toInteger(Object v) {
+    public static Long toInteger(Object v) {
         if (v instanceof Long l) return l;
         if (v instanceof Double d) return LuaNumbers.floatToInteger(d);
         if (v instanceof LuaString s) {
@@ -58,7 +60,7 @@ final class Arith {
      * string coercion; null when an operand is not (convertible to) a suitable number.
      * Raises "attempt to divide by zero" and "attempt to perform 'n%0'".
      */
-    static Object arith(int op, Object a, Object b) {
+    public static Object arith(int op, Object a, Object b) {
         if (isBitwise(op)) {
             Long x = toInteger(a);
             Long y = toInteger(b);
