@@ -116,16 +116,62 @@ public final class ValueConverter {
         }
     }
 
-    private final class ToJava {
-        private final IdentityHashMap<LuaTable, Object> done = new IdentityHashMap<>();
-        private final IdentityHashMap<LuaTable, Boolean> inProgress = new IdentityHashMap<>();
+    /**
+     * What the two conversion walks share: one element budget per conversion, and the guards
+     * of a structure's conversion (converted once even when met twice, cycles and nesting beyond
+     * {@code maxDepth} refused).
+     */
+    private abstract class Walk<S, R> {
+        private final IdentityHashMap<S, R> done = new IdentityHashMap<>();
+        private final IdentityHashMap<S, Boolean> inProgress = new IdentityHashMap<>();
+        private final String cyclicNoun;
+        private final String nestedNoun;
         private long elements;
 
-        Object convert(Object v, int depth) {
+        Walk(String cyclicNoun, String nestedNoun) {
+            this.cyclicNoun = cyclicNoun;
+            this.nestedNoun = nestedNoun;
+        }
+
+        /** Counts one value against this conversion's element budget. */
+        final void count() {
             converted++;
-            if (++elements > maxElements) {
-                throw new LuaConversionException("value has more than " + maxElements + " elements");
+            if (++elements > maxElements) throw tooManyElements();
+        }
+
+        final LuaConversionException tooManyElements() {
+            return new LuaConversionException("value has more than " + maxElements + " elements");
+        }
+
+        /**
+         * The result already made for structure {@code s}, or null after marking {@code s} in
+         * progress (then {@link #leave} must follow); raises on a cycle or too deep a nesting.
+         */
+        final R enter(S s, int depth) {
+            R prior = done.get(s);
+            if (prior != null) return prior;
+            if (inProgress.containsKey(s)) throw new LuaConversionException("cannot convert a cyclic " + cyclicNoun);
+            if (depth >= maxDepth) {
+                throw new LuaConversionException(nestedNoun + " nested deeper than " + maxDepth + " levels");
             }
+            inProgress.put(s, Boolean.TRUE);
+            return null;
+        }
+
+        final R leave(S s, R result) {
+            inProgress.remove(s);
+            done.put(s, result);
+            return result;
+        }
+    }
+
+    private final class ToJava extends Walk<LuaTable, Object> {
+        ToJava() {
+            super("table", "table");
+        }
+
+        Object convert(Object v, int depth) {
+            count();
             if (v == null || v instanceof Boolean || v instanceof Long || v instanceof Double) return v;
             if (v instanceof LuaString s) return string(s);
             if (v instanceof LuaTable t) return table(t, depth);
@@ -135,13 +181,8 @@ public final class ValueConverter {
         }
 
         private Object table(LuaTable t, int depth) {
-            Object prior = done.get(t);
+            Object prior = enter(t, depth);
             if (prior != null) return prior;
-            if (inProgress.containsKey(t)) throw new LuaConversionException("cannot convert a cyclic table");
-            if (depth >= maxDepth) {
-                throw new LuaConversionException("table nested deeper than " + maxDepth + " levels");
-            }
-            inProgress.put(t, Boolean.TRUE);
             List<Object> keys = new ArrayList<>();
             List<Object> vals = new ArrayList<>();
             Object[] kv = new Object[2];
@@ -152,9 +193,7 @@ public final class ValueConverter {
                 keys.add(k);
                 vals.add(kv[1]);
                 if (sequence && !(k instanceof Long l && l == keys.size())) sequence = false;
-                if (keys.size() > maxElements) {
-                    throw new LuaConversionException("value has more than " + maxElements + " elements");
-                }
+                if (keys.size() > maxElements) throw tooManyElements();
             }
             Object result;
             if (sequence && !keys.isEmpty()) {
@@ -170,9 +209,7 @@ public final class ValueConverter {
                 }
                 result = map;
             }
-            inProgress.remove(t);
-            done.put(t, result);
-            return result;
+            return leave(t, result);
         }
     }
 
@@ -201,16 +238,13 @@ public final class ValueConverter {
         return LuaString.wrap(bytes);
     }
 
-    private final class ToLua {
-        private final IdentityHashMap<Object, LuaTable> done = new IdentityHashMap<>();
-        private final IdentityHashMap<Object, Boolean> inProgress = new IdentityHashMap<>();
-        private long elements;
+    private final class ToLua extends Walk<Object, LuaTable> {
+        ToLua() {
+            super("structure", "value");
+        }
 
         Object convert(Object v, int depth) {
-            converted++;
-            if (++elements > maxElements) {
-                throw new LuaConversionException("value has more than " + maxElements + " elements");
-            }
+            count();
             if (v == null || v instanceof Boolean || v instanceof Long || v instanceof Double) return v;
             if (v instanceof Integer || v instanceof Short || v instanceof Byte) return ((Number) v).longValue();
             if (v instanceof Float f) return f.doubleValue();
@@ -230,13 +264,8 @@ public final class ValueConverter {
         }
 
         private Object structure(Object v, int depth) {
-            LuaTable prior = done.get(v);
+            LuaTable prior = enter(v, depth);
             if (prior != null) return prior;
-            if (inProgress.containsKey(v)) throw new LuaConversionException("cannot convert a cyclic structure");
-            if (depth >= maxDepth) {
-                throw new LuaConversionException("value nested deeper than " + maxDepth + " levels");
-            }
-            inProgress.put(v, Boolean.TRUE);
             LuaTable t;
             if (v instanceof Map<?, ?> m) {
                 t = new LuaTable(meter, 0, m.size());
@@ -264,9 +293,7 @@ public final class ValueConverter {
                 long i = 1;
                 for (Object item : items) t.putInt(i++, convert(item, depth + 1));
             }
-            inProgress.remove(v);
-            done.put(v, t);
-            return t;
+            return leave(v, t);
         }
     }
 
