@@ -14,7 +14,8 @@ import java.util.Map;
  * {@link Builtin} made by {@link #wrap}, so every call passes through {@link #invoke}, which in
  * order: charges gas, converts the arguments to Java, asks the {@link HostCallPolicy}, runs the
  * function (interruptible by {@link #cancel()}), checks for cancellation, and converts the
- * results back, charging gas per value.
+ * results back. Both conversions charge gas before their work: 1 per value and 1 per 8 bytes
+ * of every string ({@link ValueConverter}).
  *
  * <p>Errors: a {@link HostFunctionException} becomes a Lua error with its message; a Lua error
  * or the VM's run-ending signals pass through untouched; any other exception becomes the Lua
@@ -24,7 +25,7 @@ import java.util.Map;
  * <p>One gateway per sandbox. {@link #cancel()} may be called from any thread.
  */
 public final class HostGateway {
-    /** Gas for entering a host function, on top of one unit per value converted either way. */
+    /** Gas for entering a host function, on top of the conversions' work either way. */
     public static final long CALL_GAS = 20;
     /** How many host exceptions are remembered for {@link #causeOf}. */
     private static final int REMEMBERED_CAUSES = 16;
@@ -63,13 +64,10 @@ public final class HostGateway {
         Object[] raw = new Object[n];
         for (int i = 0; i < n; i++) raw[i] = c.arg(i + 1);
         List<Object> args;
-        long before = converter.convertedCount();
         try {
-            args = converter.toJavaAll(raw, 0, n);
+            args = converter.toJavaAll(raw, 0, n, c::chargeGas);
         } catch (LuaConversionException e) {
             throw c.error("bad argument to '" + name + "' (" + e.getMessage() + ")");
-        } finally {
-            c.chargeGas(converter.convertedCount() - before);
         }
         HostCall call = new HostCall(sandboxName, name, args, c, this);
         HostCallPolicy.Decision decision = policy.check(call);
@@ -97,13 +95,10 @@ public final class HostGateway {
 
         List<?> values = result instanceof Results r ? r.values() : java.util.Collections.singletonList(result);
         Object[] lua;
-        before = converter.convertedCount();
         try {
-            lua = converter.toLuaAll(values);
+            lua = converter.toLuaAll(values, c::chargeGas);
         } catch (LuaConversionException e) {
             throw c.error("host function '" + name + "' returned an unconvertible value (" + e.getMessage() + ")");
-        } finally {
-            c.chargeGas(converter.convertedCount() - before);
         }
         return c.retArray(lua, lua.length);
     }

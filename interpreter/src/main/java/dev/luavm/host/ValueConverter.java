@@ -20,6 +20,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * Converts values between Java and Lua for one sandbox. The rules, Java to Lua:
@@ -51,6 +52,12 @@ import java.util.Map;
  * {@link LuaConversionException}. A structure shared twice (a DAG) converts to one shared object.
  * Recursion is capped by {@code maxDepth} (at most {@link #DEPTH_CEILING}), so the Java stack
  * cannot overflow. Java to Lua charges the sandbox's memory meter before each table and string.
+ *
+ * <p>Work: a conversion made for a run (a host call's arguments and results) takes a gas sink
+ * and charges it before the work, by the gas rule of docs/STDLIB.md: 1 per value, and 1 per 8
+ * bytes (or chars) of every string decoded or encoded, so a 32 MiB argument costs what copying
+ * it costs. Conversions the host asks for between runs ({@code getGlobal}, results) charge
+ * nothing: the host pays for its own work.
  */
 public final class ValueConverter {
     /** Largest nesting depth any configuration may ask for. */
@@ -62,8 +69,9 @@ public final class ValueConverter {
     private final long maxElements;
     private final boolean binaryStrings;
     private HostGateway gateway;
-    /** values converted so far, both ways, for charging gas per value */
-    private long converted;
+
+    /** Charges nothing: for conversions the host does for itself, between runs. */
+    private static final LongConsumer FREE = units -> { };
 
     public ValueConverter(Object owner, MemoryMeter meter, int maxDepth, long maxElements, boolean binaryStrings) {
         if (maxDepth < 1 || maxDepth > DEPTH_CEILING) {
@@ -77,9 +85,9 @@ public final class ValueConverter {
         this.binaryStrings = binaryStrings;
     }
 
-    /** How many values this converter has converted so far (both ways); gas is charged per value. */
-    public long convertedCount() {
-        return converted;
+    /** Gas for the bytes of a string of {@code length} bytes or chars: 1 per 8, rounded up. */
+    static long byteWork(long length) {
+        return (length + 7) >>> 3;
     }
 
     /** Lets host functions passed as values become Lua functions. */
@@ -91,12 +99,20 @@ public final class ValueConverter {
 
     /** Converts one Lua value to Java. */
     public Object toJava(Object luaValue) {
-        return new ToJava().convert(luaValue, 0);
+        return new ToJava(FREE).convert(luaValue, 0);
     }
 
     /** Converts several Lua values (results, arguments) sharing one element budget. */
     public List<Object> toJavaAll(Object[] values, int from, int count) {
-        ToJava walk = new ToJava();
+        return toJavaAll(values, from, count, FREE);
+    }
+
+    /**
+     * Converts several Lua values sharing one element budget, charging {@code gas} before each
+     * piece of work (1 per value, 1 per 8 bytes of each string).
+     */
+    public List<Object> toJavaAll(Object[] values, int from, int count, LongConsumer gas) {
+        ToJava walk = new ToJava(gas);
         List<Object> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) out.add(walk.convert(values[from + i], 0));
         return out;
@@ -104,6 +120,10 @@ public final class ValueConverter {
 
     /** A Lua string as the host sees it under this converter's string mode. */
     public Object string(LuaString s) {
+        return decode(s);
+    }
+
+    private Object decode(LuaString s) {
         if (binaryStrings) return s.toBytes();
         byte[] b = s.bytesUnsafe();
         try {
@@ -126,17 +146,20 @@ public final class ValueConverter {
         private final IdentityHashMap<S, Boolean> inProgress = new IdentityHashMap<>();
         private final String cyclicNoun;
         private final String nestedNoun;
+        /** where the conversion's work is charged before it is done */
+        final LongConsumer gas;
         private long elements;
 
-        Walk(String cyclicNoun, String nestedNoun) {
+        Walk(String cyclicNoun, String nestedNoun, LongConsumer gas) {
             this.cyclicNoun = cyclicNoun;
             this.nestedNoun = nestedNoun;
+            this.gas = gas;
         }
 
-        /** Counts one value against this conversion's element budget. */
+        /** Counts one value against this conversion's element budget, and charges it. */
         final void count() {
-            converted++;
             if (++elements > maxElements) throw tooManyElements();
+            gas.accept(1);
         }
 
         final LuaConversionException tooManyElements() {
@@ -166,14 +189,17 @@ public final class ValueConverter {
     }
 
     private final class ToJava extends Walk<LuaTable, Object> {
-        ToJava() {
-            super("table", "table");
+        ToJava(LongConsumer gas) {
+            super("table", "table", gas);
         }
 
         Object convert(Object v, int depth) {
             count();
             if (v == null || v instanceof Boolean || v instanceof Long || v instanceof Double) return v;
-            if (v instanceof LuaString s) return string(s);
+            if (v instanceof LuaString s) {
+                gas.accept(byteWork(s.length()));
+                return decode(s);
+            }
             if (v instanceof LuaTable t) return table(t, depth);
             if (v instanceof Userdata u) return u.payload();
             String type = v instanceof LuaFunction ? "function" : "thread";
@@ -217,12 +243,20 @@ public final class ValueConverter {
 
     /** Converts one Java value to Lua, charging the sandbox's memory meter. */
     public Object toLua(Object javaValue) {
-        return new ToLua().convert(javaValue, 0);
+        return new ToLua(FREE).convert(javaValue, 0);
     }
 
     /** Converts several Java values sharing one element budget. */
     public Object[] toLuaAll(List<?> values) {
-        ToLua walk = new ToLua();
+        return toLuaAll(values, FREE);
+    }
+
+    /**
+     * Converts several Java values sharing one element budget, charging {@code gas} before each
+     * piece of work (1 per value, 1 per 8 bytes or chars of each string).
+     */
+    public Object[] toLuaAll(List<?> values, LongConsumer gas) {
+        ToLua walk = new ToLua(gas);
         Object[] out = new Object[values.size()];
         for (int i = 0; i < out.length; i++) out[i] = walk.convert(values.get(i), 0);
         return out;
@@ -239,8 +273,8 @@ public final class ValueConverter {
     }
 
     private final class ToLua extends Walk<Object, LuaTable> {
-        ToLua() {
-            super("structure", "value");
+        ToLua(LongConsumer gas) {
+            super("structure", "value", gas);
         }
 
         Object convert(Object v, int depth) {
@@ -248,10 +282,15 @@ public final class ValueConverter {
             if (v == null || v instanceof Boolean || v instanceof Long || v instanceof Double) return v;
             if (v instanceof Integer || v instanceof Short || v instanceof Byte) return ((Number) v).longValue();
             if (v instanceof Float f) return f.doubleValue();
-            if (v instanceof String s) return luaString(s);
             if (v instanceof Character c) return luaString(c.toString());
-            if (v instanceof CharSequence cs) return luaString(cs.toString());
-            if (v instanceof byte[] b) return luaBytes(b.clone());
+            if (v instanceof CharSequence cs) {
+                gas.accept(byteWork(cs.length()));
+                return luaString(cs.toString());
+            }
+            if (v instanceof byte[] b) {
+                gas.accept(byteWork(b.length));
+                return luaBytes(b.clone());
+            }
             if (v instanceof LuaString s) return s;
             if (v instanceof Enum<?> e) return luaString(e.name());
             if (v instanceof LuaHandle h) return h.valueFor(owner);
