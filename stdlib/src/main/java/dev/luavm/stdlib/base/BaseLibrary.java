@@ -197,7 +197,8 @@ public final class BaseLibrary implements Library {
     static final Builtin SELECT = Builtin.of("select", c -> {
         int top = c.nargs();
         Object first = c.arg(1);
-        if (first instanceof LuaString s && s.length() == 1 && s.byteAt(0) == '#') return c.ret((long) (top - 1));
+        // lua5.3 looks at the first byte only: select('#x', ...) counts too
+        if (first instanceof LuaString s && s.length() > 0 && s.byteAt(0) == '#') return c.ret((long) (top - 1));
         long n = c.checkInteger(1);
         if (n < 0) n = top + n;
         else if (n > top) n = top;
