@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code -Dluavm.extremeArgs.seed=S} picks the seed.
  */
 class ExtremeArgumentsTest {
-    private static final int DEFAULT_CALLS = 30_000;
+    private static final int DEFAULT_CALLS = 20_000;
     /** calls per sandbox before a fresh one (calls may mutate the pool's tables) */
     private static final int CALLS_PER_SANDBOX = 400;
     private static final LuaVM VM = LuaVM.create();
