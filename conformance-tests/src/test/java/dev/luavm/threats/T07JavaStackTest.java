@@ -100,4 +100,79 @@ class T07JavaStackTest {
         LuaException e = assertThrows(LuaScriptException.class, () -> run("local t = {} for i = 1, 1e5 do t = {t} end error(t)"));
         assertTrue(e.getMessage().contains("table value"), e.getMessage());
     }
+
+    // ---- a host thread with a small Java stack: the stack runs out before the 200 re-entries
+
+    /** Runs {@code script} in a fresh sandbox on a thread with a 200 KiB Java stack (about 60 re-entries deep); returns its results. */
+    private static List<Object> onSmallStack(String script) throws InterruptedException {
+        try (dev.luavm.Sandbox sb = ThreatSupport.sandbox()) {
+            return onSmallStack(sb, script);
+        }
+    }
+
+    private static List<Object> onSmallStack(dev.luavm.Sandbox sb, String script) throws InterruptedException {
+        Object[] out = new Object[1];
+        Thread t = new Thread(null, () -> {
+            try {
+                out[0] = sb.evalAll("small", script);
+            } catch (Throwable e) {
+                out[0] = e;
+            }
+        }, "small-stack", 200 * 1024);
+        t.start();
+        t.join(30_000);
+        assertTrue(!t.isAlive(), "the small-stack run did not end");
+        if (out[0] instanceof LuaLimitException e && e.limit() == Limit.DEPTH && e.getCause() == null) {
+            return List.of("DEPTH");
+        }
+        if (out[0] instanceof Throwable e) fail("escaped as a Java exception or uncatchable: " + e, e);
+        @SuppressWarnings("unchecked")
+        List<Object> r = (List<Object>) out[0];
+        return r;
+    }
+
+    /** Creates coroutines that re-enter through __tostring until the Java stack runs out; cos lists them. */
+    private static final String NESTED_COROUTINES = String.join("\n",
+            "cos = {}",
+            "function g()",
+            "  local co = coroutine.create(function()",
+            "    return tostring(setmetatable({}, {__tostring = function() return g() end}))",
+            "  end)",
+            "  cos[#cos + 1] = co",
+            "  local ok, v = coroutine.resume(co)",
+            "  if not ok then error(v, 0) end",
+            "  return v",
+            "end");
+
+    /** After the overflow: how many of cos are neither dead nor suspended, and a fresh coroutine works. */
+    private static final String AFTERWARDS = String.join("\n",
+            "local bad = 0",
+            "for _, co in ipairs(cos) do local s = coroutine.status(co) if s ~= 'dead' and s ~= 'suspended' then bad = bad + 1 end end",
+            "local w = coroutine.wrap(function(a) return coroutine.yield(a) + 1 end)",
+            "return bad, #cos > 10, w(1), w(41), coroutine.isyieldable()");
+
+    @Test
+    void deepReentryOnASmallHostStackIsACatchableError() throws InterruptedException {
+        List<Object> r = onSmallStack(String.join("\n",
+                "local function f() return tostring(setmetatable({}, {__tostring = function() return f() end})) end",
+                "local ok, e = pcall(f)",
+                "local function cmp(a, b) table.sort({3, 2, 1}, cmp) return a < b end",
+                "local ok2, e2 = pcall(table.sort, {3, 2, 1}, cmp)",
+                "return ok, e, ok2, e2, pcall(string.rep, 'x', 3)"));
+        assertEquals(List.of(false, "C stack overflow", false, "C stack overflow", true, "xxx"), r);
+    }
+
+    @Test
+    void smallHostStackOverflowLeavesNoCoroutineRunning() throws InterruptedException {
+        List<Object> r = onSmallStack(NESTED_COROUTINES + "\nlocal ok, e = pcall(g)\n" + AFTERWARDS.replace("return bad", "return ok, e, bad"));
+        assertEquals(List.of(false, "C stack overflow", 0L, true, 1L, 42L, false), r);
+    }
+
+    @Test
+    void uncaughtSmallHostStackOverflowLeavesTheSandboxUsable() throws InterruptedException {
+        try (dev.luavm.Sandbox sb = ThreatSupport.sandbox()) {
+            assertEquals(List.of("DEPTH"), onSmallStack(sb, NESTED_COROUTINES + "\ng()"));
+            assertEquals(List.of(0L, true, 1L, 42L, false), onSmallStack(sb, AFTERWARDS));
+        }
+    }
 }

@@ -60,6 +60,8 @@ final class CallFrame {
     int aux;
     /** XPCALL: nesting of handler invocations (errors inside the handler) */
     int handlerDepth;
+    /** XPCALL: what its running Lua message handlers added to the coroutine's nny (a handler cannot yield) */
+    int handlerNny;
     /** markers: the coroutine's {@code metaDepth} when pushed, restored when an error unwinds here */
     int savedMetaDepth;
 

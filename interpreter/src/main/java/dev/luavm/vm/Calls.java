@@ -163,6 +163,7 @@ final class Calls {
         m.failed = false;
         m.handler = null;
         m.handlerDepth = 0;
+        m.handlerNny = 0;
         m.savedMetaDepth = co.metaDepth;
         co.nframes = n + 1;
         return m;
@@ -350,6 +351,8 @@ final class Calls {
         CallFrame mk = co.frames[m];
         co.closeUpvalues(mk.func + 1);
         co.nframes = m + 1;
+        co.nny -= mk.handlerNny; // the handler frames above are gone
+        mk.handlerNny = 0;
         co.metaDepth = mk.savedMetaDepth;
         co.ensureStack(mk.func + 2 + Coroutine.EXTRA_STACK);
         co.stack[mk.func + 1] = value;
@@ -371,6 +374,9 @@ final class Calls {
             co.top = pos + 2;
             CallFrame hf = pushLua(st, co, cl, pos, 1, 1, CallFrame.HANDLER);
             hf.aux = m;
+            // as in PUC, where luaG_errormsg calls the handler with luaD_callnoyield
+            co.nny++;
+            mk.handlerNny++;
             return;
         }
         co.top = pos;

@@ -156,6 +156,8 @@ final class Ctx extends CallContext {
         } catch (VmError e) {
             throw e.plain();
         }
+        // lua_tointegerx: a numeric string returned by __len counts, read exactly ("2.0" is 2)
+        if (n instanceof LuaString s) n = dev.luavm.value.LuaNumbers.parse(s);
         if (n instanceof Long l) return l;
         if (n instanceof Double d) {
             Long l = dev.luavm.value.LuaNumbers.floatToInteger(d);

@@ -678,9 +678,10 @@ final class Interpreter {
                             throw new IllegalStateException("bad opcode " + op);
                     }
                 }
-            } catch (LuaError e) {
+            } catch (LuaError | StackOverflowError e) {
                 if (pc >= 0) f.pc = pc;
-                pending = e;
+                // a host thread's Java stack ran out before MAX_C_CALLS re-entries: an ordinary Lua error here
+                pending = e instanceof LuaError le ? le : LuaError.of(LuaState.C_STACK_OVERFLOW);
                 long g = gas;
                 gas = 0;
                 meter.charge(g);

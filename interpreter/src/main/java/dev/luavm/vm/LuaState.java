@@ -59,6 +59,9 @@ public final class LuaState {
     /** registry key of the globals; immutable, so one instance serves every state */
     private static final LuaString G = LuaString.of("_G");
 
+    /** PUC's error when C calls nest too deeply; also ours when the host thread's Java stack runs out first */
+    static final String C_STACK_OVERFLOW = "C stack overflow";
+
     /** frames an xpcall handler may use beyond the depth limit */
     static final int HANDLER_EXTRA_FRAMES = 64;
 
@@ -181,9 +184,9 @@ public final class LuaState {
             resetAfterTermination();
             throw t;
         } catch (StackOverflowError so) {
-            // a host-side recursion we did not bound: report it as a Lua error, never crash the host
-            resetAfterError();
-            throw LuaError.of("stack overflow (host)");
+            // the host thread's stack ran out outside any nested loop: a Lua error, never a crash
+            abandonNested(mainCoroutine, 0, 0);
+            throw LuaError.of(C_STACK_OVERFLOW);
         } finally {
             if (gas.terminated() == null) resetAfterError();
         }
@@ -248,7 +251,7 @@ public final class LuaState {
     /** Checks the C-call cap (Lua functions only), makes room and puts {@code fn} at top; returns its slot. */
     private int pushCall(Coroutine co, Object fn, int n) {
         if (javaDepth >= Calls.MAX_C_CALLS && !(fn instanceof Builtin b && !(b instanceof VmBuiltin))) {
-            throw LuaError.of("C stack overflow");
+            throw LuaError.of(C_STACK_OVERFLOW);
         }
         int func = co.top;
         co.ensureStack(func + n + 1 + Coroutine.MIN_STACK);
@@ -281,12 +284,41 @@ public final class LuaState {
                 pending = e;
             }
             if (!done) Interpreter.execute(this, pending);
+        } catch (StackOverflowError so) {
+            // the Java stack ran out while the nested loop was unwinding an error: drop what it
+            // left above this call and raise the overflow here, one re-entry lower
+            abandonNested(co, func, savedFrames);
+            throw LuaError.of(C_STACK_OVERFLOW);
         } finally {
             javaDepth--;
             co.nny--;
             co.metaDepth = savedMetaDepth;
             runningBuiltin = savedRunning;
         }
+    }
+
+    /**
+     * Puts the frame stack back as it was when a nested loop started at {@code func} with
+     * {@code savedFrames} frames on {@code co}: coroutines resumed inside it die (an error left
+     * them), {@code co} runs again, its frames above the call are cut.
+     */
+    private void abandonNested(Coroutine co, int func, int savedFrames) {
+        for (Coroutine x = current; x != co && x != null; ) {
+            Coroutine next = x.resumer;
+            x.closeUpvalues(0);
+            x.nframes = 0;
+            x.metaDepth = 0;
+            x.top = 0;
+            x.nny = 0;
+            x.resumer = null;
+            x.status = Coroutine.Status.DEAD;
+            x = next;
+        }
+        current = co;
+        co.status = Coroutine.Status.RUNNING;
+        co.closeUpvalues(func);
+        co.nframes = savedFrames;
+        co.top = func;
     }
 
     private static Object[] results(Coroutine co, int func) {

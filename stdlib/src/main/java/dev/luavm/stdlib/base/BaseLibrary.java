@@ -114,7 +114,8 @@ public final class BaseLibrary implements Library {
     static final Builtin SETMETATABLE = Builtin.of("setmetatable", c -> {
         LuaTable t = c.checkTable(1);
         Object mt = c.arg(2);
-        if (mt != null && !(mt instanceof LuaTable)) throw c.argError(2, "nil or table expected");
+        // 5.3 wants the argument present: setmetatable(t) fails, setmetatable(t, nil) does not
+        if (c.nargs() < 2 || mt != null && !(mt instanceof LuaTable)) throw c.argError(2, "nil or table expected");
         LuaTable old = t.getMetatable();
         if (old != null && old.getStr(METATABLE) != null) throw c.error("cannot change a protected metatable");
         t.setMetatable((LuaTable) mt);
@@ -149,7 +150,7 @@ public final class BaseLibrary implements Library {
             Object[] r = c.call(tm, t);
             return c.ret(r.length > 0 ? r[0] : null, r.length > 1 ? r[1] : null, r.length > 2 ? r[2] : null);
         }
-        if (!(t instanceof LuaTable)) throw c.typeError(1, "table");
+        // as 5.3's pairsmeta: any value is accepted here; next complains when the loop calls it
         return c.ret(NEXT, t, null);
     });
 
@@ -197,7 +198,8 @@ public final class BaseLibrary implements Library {
     static final Builtin SELECT = Builtin.of("select", c -> {
         int top = c.nargs();
         Object first = c.arg(1);
-        if (first instanceof LuaString s && s.length() == 1 && s.byteAt(0) == '#') return c.ret((long) (top - 1));
+        // lua5.3 looks at the first byte only: select('#x', ...) counts too
+        if (first instanceof LuaString s && s.length() > 0 && s.byteAt(0) == '#') return c.ret((long) (top - 1));
         long n = c.checkInteger(1);
         if (n < 0) n = top + n;
         else if (n > top) n = top;
@@ -265,6 +267,7 @@ public final class BaseLibrary implements Library {
 
     static final Builtin COLLECTGARBAGE = Builtin.of("collectgarbage", c -> {
         int opt = c.checkOption(1, "collect", "collect", "count", "step", "isrunning");
+        c.optInteger(2, 0); // checked for every option, as 5.3 does
         return switch (opt) {
             case 0 -> c.ret(0L);
             case 1 -> c.ret(c.memory().current() / 1024.0);

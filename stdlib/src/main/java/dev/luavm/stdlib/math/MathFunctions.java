@@ -49,8 +49,8 @@ final class MathFunctions {
             }
             return c.ret(a % d); // C's truncating remainder, like Java's
         }
+        double b = c.checkNumber(2); // lua5.3 (gcc) evaluates fmod's arguments right to left: #2 is checked first
         double a = c.checkNumber(1);
-        double b = c.checkNumber(2);
         return c.ret(FloatResults.of(a % b, a, b)); // Java's % on doubles is C's fmod
     }
 

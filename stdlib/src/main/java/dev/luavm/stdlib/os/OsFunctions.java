@@ -6,6 +6,7 @@ import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 
 /** {@code os.time}, {@code os.clock}, {@code os.date} and {@code os.difftime} ({@code loslib.c}). */
 final class OsFunctions {
@@ -20,9 +21,17 @@ final class OsFunctions {
         return Math.floorDiv(c.host().currentTimeMillis(), 1000);
     }
 
-    /** Local time zone offset at {@code t} as the host reports it. */
+    /** the instants java.time can look a zone offset up for (about years -1e9..1e9) */
+    private static final long MIN_INSTANT = Instant.MIN.getEpochSecond();
+    private static final long MAX_INSTANT = Instant.MAX.getEpochSecond();
+
+    /**
+     * Local time zone offset at {@code t} as the host reports it. Times beyond what java.time
+     * represents (whose year may still fit a C {@code int}) take the offset at the nearest end,
+     * where the zone rules are long settled, instead of throwing DateTimeException.
+     */
     private static int zone(CallContext c, long t) {
-        return c.host().zoneOffsetSeconds(t);
+        return c.host().zoneOffsetSeconds(Math.max(MIN_INSTANT, Math.min(MAX_INSTANT, t)));
     }
 
     /** {@code os.clock()}: the host's clock in seconds, as a float. */
