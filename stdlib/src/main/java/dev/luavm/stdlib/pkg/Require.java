@@ -49,6 +49,7 @@ final class Require {
             Object loader = r.length > 0 ? r[0] : null;
             if (loader instanceof LuaFunction) return new Object[] {loader, r.length > 1 ? r[1] : null};
             if (loader instanceof LuaString s) {
+                c.chargeBytes(s.length()); // copied into the message
                 msg.append(s); // searcher returned an error message
             } else if (loader instanceof Long || loader instanceof Double) {
                 msg.append(loader instanceof Long l ? LuaNumbers.toString(l) : LuaNumbers.toString((Double) loader));
