@@ -39,6 +39,10 @@ public final class GasFairness {
     static final String BEGIN = "<!-- gas-fairness: begin (written by benchmarks/gas-fairness) -->";
     static final String END = "<!-- gas-fairness: end -->";
 
+    /** Gas a measured run must reach at least (repetitions are raised until it does). */
+    static final long MIN_GAS_PER_RUN = 100_000;
+    static final long MAX_K = 10_000_000;
+
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     /** CPU time spent warming each case at each scale, and measuring it, in nanoseconds. */
@@ -50,12 +54,12 @@ public final class GasFairness {
     private final Capabilities caps = Capabilities.standard().toBuilder().bundle("debug", "package").build();
 
     GasFairness(boolean quick) {
-        warmNanos = quick ? 10_000_000L : 80_000_000L;
-        measureNanos = quick ? 20_000_000L : 150_000_000L;
-        giveUpNanos = quick ? 1_000_000_000L : 4_000_000_000L;
+        warmNanos = quick ? 10_000_000L : 50_000_000L;
+        measureNanos = quick ? 20_000_000L : 100_000_000L;
+        giveUpNanos = quick ? 1_000_000_000L : 2_000_000_000L;
     }
 
-    /** ns/gas at each scale (NaN: not measured), and the gas of one run at each scale. */
+    /** ns/gas at each scale (NaN: not measured), and the gas of one repetition of the statement at each scale. */
     record Row(GasFairnessCases.Case c, double[] nsPerGas, long[] gasPerRun, String note) {
         double worst() {
             double w = 0;
@@ -129,12 +133,25 @@ public final class GasFairness {
             try (Sandbox sb = sandbox()) {
                 if (!c.setup().isEmpty()) sb.eval("setup", c.setupAt(n));
                 CompiledChunk chunk = vm.compile(c.name(), c.chunkAt(n, k));
+                // calibrate: enough repetitions that a run's fixed cost (entering the sandbox) is noise
+                long t0 = CPU.getCurrentThreadCpuTime();
+                sb.run(chunk);
+                long first = CPU.getCurrentThreadCpuTime() - t0;
+                long runGas = Math.max(1, sb.usage().gas());
+                if (first > giveUpNanos) {
+                    note = "gave up after " + (first / 1_000_000_000L) + " s CPU at " + scales[i] + "x";
+                    break;
+                }
+                if (runGas < MIN_GAS_PER_RUN) {
+                    k = Math.min(MAX_K, k * ((MIN_GAS_PER_RUN + runGas - 1) / runGas));
+                    chunk = vm.compile(c.name(), c.chunkAt(n, k));
+                }
                 long[] m = run(sb, chunk);
                 if (m == null) {
                     note = "gave up after " + (giveUpNanos / 1_000_000_000L) + " s CPU at " + scales[i] + "x";
                     break;
                 }
-                gas[i] = m[2];
+                gas[i] = m[2] / k; // per repetition of the case's statement
                 ns[i] = m[1] == 0 ? Double.NaN : (double) m[0] / m[1];
             } catch (RuntimeException e) {
                 note = "failed at " + scales[i] + "x: " + e;
@@ -146,31 +163,27 @@ public final class GasFairness {
 
     /**
      * Warm runs, then measured runs: {cpu nanos, gas, gas of one run} summed over the measured
-     * runs; null when one run takes longer than {@link #giveUpNanos}.
+     * runs; null when a warm run takes longer than {@link #giveUpNanos}.
      */
     private long[] run(Sandbox sb, CompiledChunk chunk) {
         long spent = 0;
-        int runs = 0;
-        while (spent < warmNanos || runs < 2) {
+        while (spent < warmNanos) { // the calibration run came first: at least two runs before measuring
             long t0 = CPU.getCurrentThreadCpuTime();
             sb.run(chunk);
             long dt = CPU.getCurrentThreadCpuTime() - t0;
             if (dt > giveUpNanos) return null;
             spent += dt;
-            runs++;
         }
         long cpu = 0;
         long gas = 0;
         long one = 0;
-        runs = 0;
-        while (cpu < measureNanos || runs < 3) {
+        while (cpu < measureNanos) { // at least one run; a slow path is measured on fewer runs
             long t0 = CPU.getCurrentThreadCpuTime();
             sb.run(chunk);
             long dt = CPU.getCurrentThreadCpuTime() - t0;
             one = sb.usage().gas();
             cpu += dt;
             gas += one;
-            runs++;
         }
         return new long[] {cpu, gas, one};
     }
@@ -192,7 +205,7 @@ public final class GasFairness {
                 quick ? " --quick (not a measurement)" : "",
                 ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")), seconds));
         b.append("Thread CPU time per unit of gas over warm runs of each case's loop, at 1x, 10x, 100x and 1000x ")
-                .append("its input (see benchmarks/README.md). ");
+                .append("its input (see benchmarks/README.md); gas/rep is the gas of one repetition of the case's statement. ");
         b.append(String.format(Locale.ROOT, "**Median: %.2f ns/gas.** A path may not exceed %.0fx the median ", median, limit))
                 .append(String.format(Locale.ROOT, "(%.1f ns/gas); rows above are marked **over**. ", median * limit))
                 .append("Owner: who owns the path in issue 15 (H1 VM tables, compares, varargs, numerals; ")
@@ -204,7 +217,7 @@ public final class GasFairness {
             b.append(String.format(Locale.ROOT, "Worst: %s (%s), %.1fx the median.\n\n", top.c().name(), top.c().owner(),
                     top.worst() / median));
         }
-        b.append("| case | kind | owner | gas/run 1x | gas/run 1000x | ns/gas 1x | 10x | 100x | 1000x | worst / median | |\n");
+        b.append("| case | kind | owner | gas/rep 1x | gas/rep 1000x | ns/gas 1x | 10x | 100x | 1000x | worst / median | |\n");
         b.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Row r : sorted) {
             double ratio = r.worst() / median;

@@ -181,7 +181,7 @@ final class GasFairnessCases {
         lib("utf8.codes step over N continuation bytes", "H4", 1000, 200, "s = 'a' .. string.rep('\\x80', $N)",
                 "local s = s local it = utf8.codes(s)", "it(s, 1)");
         lib("utf8.len of N bytes", "H4", 1000, 200, S, "local s = s", "utf8.len(s)");
-        lib("utf8.offset over N characters", "H4", 1000, 200, S, "local s = s", "utf8.offset(s, -1)");
+        lib("utf8.offset over N characters", "H4", 1000, 200, S, "local s = s", "utf8.offset(s, #s)");
         lib("utf8.offset over N continuation bytes", "H4", 1000, 200, "s = 'a' .. string.rep('\\x80', $N)",
                 "local s = s", "utf8.offset(s, 0, #s)");
 
