@@ -41,11 +41,6 @@ public final class ByteWork {
         return new ByteWork(c, Long.MAX_VALUE, FIRST);
     }
 
-    /** Charges {@code n} bytes of work at once, chunk by chunk (for a copy about to be made). */
-    public static void charge(CallContext c, long n) {
-        c.chargeBytes(n);
-    }
-
     /** One byte about to be touched. */
     public void step() {
         if (--paid < 0) pay(1);
