@@ -116,6 +116,9 @@ final class GasFairnessCases {
                 "string.format(f, table.unpack(t))");
         lib("string.format of an N-byte literal format", "H4", 1000, 200, S, "local s = s", "string.format(s)");
         fixed("string.format('%99.99f')", "H4", "", "string.format('%99.99f', 1e308)");
+        fixed("string.format('%.99f') of a tiny number", "H4", "", "string.format('%.99f', 1e-300)");
+        fixed("string.format('%.2f')", "H4", "", "string.format('%.2f', 3.14159)");
+        fixed("string.format('%g')", "H4", "", "string.format('%g', 3.14159)");
         lib("string.gmatch over N matches", "H3", 100, 200, "s = string.rep('ab ', $N)", "local s = s",
                 "for w in s:gmatch('%a+') do end");
         lib("string.gsub over N bytes", "H4", 1000, 200, S, "local s = s", "s:gsub('a', 'b')");

@@ -67,9 +67,12 @@ final class StringFormat {
                 case 'a': case 'A':
                     b.appendAscii(Printf.hexFloat(spec, c.checkNumber(arg)));
                     break;
-                case 'e': case 'E': case 'f': case 'g': case 'G':
-                    b.appendAscii(Printf.decimalFloat(spec, c.checkNumber(arg)));
+                case 'e': case 'E': case 'f': case 'g': case 'G': {
+                    double x = c.checkNumber(arg);
+                    c.chargeGas(Printf.decimalWork(spec, x)); // exact decimal digits: big-number arithmetic
+                    b.appendAscii(Printf.decimalFloat(spec, x));
                     break;
+                }
                 case 'q':
                     addLiteral(c, b, arg);
                     break;
