@@ -38,6 +38,8 @@ class LibraryGasGrowsWithInputTest {
                 row("rawequal", STR, "rawequal(s, s2)", 100_000),
                 row("tonumber", NUMERAL, "tonumber(s)", 100_000),
                 row("ipairs", LIST, "for i, v in ipairs(t) do end", 10_000),
+                row("print", STR, "print(s)", 10_000),
+                row("load", "src = string.rep('x = 1 ', $N)", "load(src)", 1_000),
                 row("pairs", LIST, "for k, v in pairs(t) do end", 10_000),
                 // string
                 row("string.byte", STR, "s:byte(1, -1)", 10_000),
