@@ -22,7 +22,8 @@ import dev.luavm.vm.LuaError;
  * so produce them last.
  *
  * <p>Rules for library code (DEVELOPERS.md): charge gas with {@link #chargeGas(long)} before any
- * work proportional to input size, charge memory (through {@link #memory()} or the allocating
+ * work proportional to input size (byte work with {@link #chargeBytes(long)}: the rule of
+ * docs/STDLIB.md, "What gas pays for"), charge memory (through {@link #memory()} or the allocating
  * helpers here) before allocating, never touch {@code System.*}, files or threads: the host
  * environment reaches the script only through {@link #host()}.
  */

@@ -18,8 +18,6 @@ import java.util.Arrays;
 final class ByteBuilder {
     /** The longest string this runtime builds (Java arrays stop a little short of 2^31). */
     static final int MAX_LENGTH = Integer.MAX_VALUE - 16;
-    /** Bytes copied per unit of gas. */
-    static final int BYTES_PER_GAS = 8;
 
     private final CallContext c;
     private byte[] buf;
