@@ -238,9 +238,12 @@ public final class GasFairness {
         StringBuilder b = new StringBuilder();
         b.append(BEGIN).append('\n');
         b.append("## Gas fairness: CPU nanoseconds per unit of gas\n\n");
-        b.append(String.format(Locale.ROOT, "Written by `benchmarks/gas-fairness`%s on %s (%.0f s). ",
+        String commit = System.getProperty("gasfairness.commit", "");
+        b.append(String.format(Locale.ROOT, "Written by `benchmarks/gas-fairness`%s on %s%s (%.0f s; %d processors, Java %s). ",
                 quick ? " --quick (not a measurement)" : "",
-                ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")), seconds));
+                ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")),
+                commit.isEmpty() ? "" : " at commit " + commit, seconds,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
         b.append("Thread CPU time per unit of gas over warm runs of each case's loop, at 1x, 10x, 100x and 1000x ")
                 .append("its input (see benchmarks/README.md); gas/rep is the gas of one repetition of the case's statement. ");
         b.append(String.format(Locale.ROOT, "**Median: %.2f ns/gas.** A path may not exceed %.0fx the median ", median, limit))

@@ -69,7 +69,7 @@ final class GasFairnessCases {
         lib("load of N statements", "H2", 100, 20, "src = string.rep('x = 1 ', $N)", "local src = src", "load(src)");
         lib("next over a sparse array of N slots", "H1", 100, 200,
                 "t = {} for i = 1, $N do t[i] = true end for i = 1, $N - 1 do t[i] = nil end", "local t = t", "next(t)");
-        lib("pairs over N keys", "H4", 100, 200, "t = {} for i = 1, $N do t['k' .. i] = i end", "local t = t",
+        lib("pairs over N keys", "H1", 100, 200, "t = {} for i = 1, $N do t['k' .. i] = i end", "local t = t",
                 "for k, v in pairs(t) do end");
         fixed("pcall", "VM", "f = function() end", "pcall(f)");
         lib("print of N bytes", "H3", 1000, 200, S, "local s = s", "print(s)");
