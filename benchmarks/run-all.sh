@@ -89,6 +89,11 @@ fi
 
 tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} > "$res/jmh.md"
 
+# the gas-fairness section belongs to benchmarks/gas-fairness: carried over unchanged
+gas_section="$res/gas-fairness-section.md"
+: > "$gas_section"
+[ -f "$out" ] && sed -n '/^<!-- gas-fairness: begin/,/^<!-- gas-fairness: end -->/p' "$out" > "$gas_section"
+
 {
   echo "# Benchmark results"
   echo
@@ -117,6 +122,10 @@ tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} 
   echo "## Whole processes: lua5.3 vs ./luavm"
   echo
   cat "$res/processes.md"
+  if [ -s "$gas_section" ]; then
+    echo
+    cat "$gas_section"
+  fi
 } > "$out"
 echo "== wrote $out" >&2
 [ $compare_rc -eq 0 ] || echo "compare-processes.sh reported failures (exit $compare_rc)" >&2

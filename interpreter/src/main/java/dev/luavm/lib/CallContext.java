@@ -22,7 +22,8 @@ import dev.luavm.vm.LuaError;
  * so produce them last.
  *
  * <p>Rules for library code (DEVELOPERS.md): charge gas with {@link #chargeGas(long)} before any
- * work proportional to input size, charge memory (through {@link #memory()} or the allocating
+ * work proportional to input size (byte work with {@link #chargeBytes(long)}: the rule of
+ * docs/STDLIB.md, "What gas pays for"), charge memory (through {@link #memory()} or the allocating
  * helpers here) before allocating, never touch {@code System.*}, files or threads: the host
  * environment reaches the script only through {@link #host()}.
  */
@@ -81,6 +82,19 @@ public abstract class CallContext {
 
     /** Charges gas for work about to be done; ends the run when exhausted (not catchable). */
     public abstract void chargeGas(long units);
+
+    /**
+     * Charges byte work about to be done (docs/STDLIB.md, "What gas pays for"): 1 gas per 8
+     * bytes read, scanned, compared, parsed, copied or written, rounded up; nothing for 0.
+     */
+    public void chargeBytes(long n) {
+        if (n > 0) chargeGas(gasForBytes(n));
+    }
+
+    /** The gas {@link #chargeBytes} charges for {@code n} bytes: {@code ceil(n / 8)}. */
+    public static long gasForBytes(long n) {
+        return n <= 0 ? 0 : (n >>> 3) + ((n & 7) == 0 ? 0 : 1);
+    }
 
     /** The sandbox's memory choke point. */
     public abstract MemoryMeter memory();
@@ -205,6 +219,7 @@ public abstract class CallContext {
             return l;
         }
         if (v instanceof LuaString s) {
+            chargeBytes(s.length()); // parsing a numeral is byte work
             Object n = LuaNumbers.parse(s);
             if (n instanceof Long l) return l;
             if (n instanceof Double d) {
@@ -235,6 +250,7 @@ public abstract class CallContext {
         Object v = arg(i);
         if (v instanceof Long || v instanceof Double) return v;
         if (v instanceof LuaString s) {
+            chargeBytes(s.length()); // parsing a numeral is byte work
             Object n = LuaNumbers.parse(s);
             if (n != null) return n;
         }

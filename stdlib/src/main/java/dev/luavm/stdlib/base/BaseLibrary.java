@@ -5,6 +5,7 @@ import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Intrinsic;
 import dev.luavm.lib.Library;
 import dev.luavm.lib.TableTemplate;
+import dev.luavm.stdlib.work.StringCompare;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaNumbers;
 import dev.luavm.value.LuaString;
@@ -21,6 +22,8 @@ import java.io.ByteArrayOutputStream;
 public final class BaseLibrary implements Library {
     private static final LuaString METATABLE = LuaString.of("__metatable");
     private static final LuaString PAIRS = LuaString.of("__pairs");
+    /** Values handled within a call's base cost (docs/STDLIB.md, "What gas pays for"). */
+    private static final int SMALL = 8;
 
     @Override
     public String name() {
@@ -67,6 +70,7 @@ public final class BaseLibrary implements Library {
     static final Builtin ASSERT = Builtin.of("assert", c -> {
         if (c.toBoolean(1)) {
             int n = c.nargs();
+            if (n > SMALL) c.chargeGas(n); // element work: every argument is returned
             Object[] all = new Object[n];
             for (int i = 0; i < n; i++) all[i] = c.arg(i + 1);
             return c.retArray(all, n);
@@ -157,7 +161,10 @@ public final class BaseLibrary implements Library {
     static final Builtin RAWEQUAL = Builtin.of("rawequal", c -> {
         c.checkAny(1);
         c.checkAny(2);
-        return c.ret(rawEquals(c.arg(1), c.arg(2)));
+        Object a = c.arg(1);
+        Object b = c.arg(2);
+        if (a instanceof LuaString x && b instanceof LuaString y) return c.ret(StringCompare.equal(c, x, y));
+        return c.ret(rawEquals(a, b));
     });
 
     static boolean rawEquals(Object a, Object b) {
@@ -216,7 +223,10 @@ public final class BaseLibrary implements Library {
         if (c.isNoneOrNil(2)) {
             Object v = c.checkAny(1);
             if (v instanceof Long || v instanceof Double) return c.ret(v);
-            if (v instanceof LuaString s) return c.ret(LuaNumbers.parse(s));
+            if (v instanceof LuaString s) {
+                c.chargeBytes(s.length()); // parsing a numeral is byte work
+                return c.ret(LuaNumbers.parse(s));
+            }
             return c.ret(null);
         }
         long base = c.checkInteger(2);

@@ -47,10 +47,12 @@ public final class DebugLibrary implements Library {
         if (msg != null && !(msg instanceof LuaString) && !(msg instanceof Long) && !(msg instanceof Double)) {
             return c.ret(msg);
         }
-        String m = msg == null ? null : c.checkString(a).toLatin1();
+        LuaString ms = msg == null ? null : c.checkString(a);
+        if (ms != null) c.chargeBytes(ms.length()); // the message is copied into the traceback
+        String m = ms == null ? null : ms.toLatin1();
         int level = (int) Math.max(0, Math.min(Integer.MAX_VALUE, c.optInteger(a + 1, co == null ? 1 : 0)));
         String tb = co == null ? DebugInfo.traceback(c, m, level) : DebugInfo.traceback(c, co, m, level);
-        c.chargeGas(1 + tb.length() / 64);
+        c.chargeBytes(tb.length() - (ms == null ? 0 : ms.length())); // the levels listed (at most 22 lines)
         return c.ret(c.newString(tb.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)));
     });
 

@@ -1,6 +1,7 @@
 package dev.luavm.stdlib.math;
 
 import dev.luavm.lib.CallContext;
+import dev.luavm.stdlib.work.StringCompare;
 import dev.luavm.value.LuaNumbers;
 import dev.luavm.value.LuaString;
 
@@ -96,9 +97,15 @@ final class MathFunctions {
         c.chargeGas(n);
         int imin = 1;
         for (int i = 2; i <= n; i++) {
-            if (c.lessThan(c.arg(i), c.arg(imin))) imin = i;
+            if (less(c, c.arg(i), c.arg(imin))) imin = i;
         }
         return c.ret(c.arg(imin));
+    }
+
+    /** {@code a < b}; two strings pay the bytes compared (5.3's min and max accept any comparable values). */
+    private static boolean less(CallContext c, Object a, Object b) {
+        if (a instanceof LuaString x && b instanceof LuaString y) return StringCompare.compare(c, x, y) < 0;
+        return c.lessThan(a, b);
     }
 
     static int max(CallContext c) {
@@ -107,7 +114,7 @@ final class MathFunctions {
         c.chargeGas(n);
         int imax = 1;
         for (int i = 2; i <= n; i++) {
-            if (c.lessThan(c.arg(imax), c.arg(i))) imax = i;
+            if (less(c, c.arg(imax), c.arg(i))) imax = i;
         }
         return c.ret(c.arg(imax));
     }

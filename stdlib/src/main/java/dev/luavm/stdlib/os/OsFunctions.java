@@ -1,6 +1,7 @@
 package dev.luavm.stdlib.os;
 
 import dev.luavm.lib.CallContext;
+import dev.luavm.stdlib.work.ByteWork;
 import dev.luavm.value.LuaNumbers;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -107,6 +108,9 @@ final class OsFunctions {
         c.setIndex(tab, LuaString.of("isdst"), Boolean.FALSE);
     }
 
+    /** Gas per conversion: its output, at most 32 bytes (a {@code %c} of a far year), by the byte rule. */
+    private static final long CONVERSION_GAS = 4;
+
     /** {@code os.date([format [, time]])} */
     static int date(CallContext c) {
         byte[] s = c.optString(1, DEFAULT_FORMAT).bytesUnsafe();
@@ -122,14 +126,22 @@ final class OsFunctions {
             setAllFields(c, r, t);
             return c.ret(r);
         }
-        c.chargeGas(1 + (end - i));
+        ByteWork work = ByteWork.upTo(c, end - i); // the format, read and copied once
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         while (i < end) {
-            if (s[i] != '%') {
-                out.write(s[i++]);
+            if (s[i] != '%') { // a literal run, copied at once
+                int j = i;
+                while (j < end && s[j] != '%') {
+                    work.step();
+                    j++;
+                }
+                out.write(s, i, j - i);
+                i = j;
                 continue;
             }
+            work.step();
             i++; // skip '%'
+            c.chargeGas(CONVERSION_GAS);
             int n = Strftime.optionLength(s, i, end);
             if (n == 0) throw c.argError(1, "invalid conversion specifier '%" + cString(s, i) + "'");
             Strftime.convert((char) s[i + n - 1], t, out);

@@ -42,6 +42,7 @@ final class Require {
         for (long i = 1; ; i++) {
             Object searcher = searchers.getInt(i);
             if (searcher == null) { // no more searchers
+                c.chargeBytes(name.length() + msg.length()); // the message built
                 throw c.error("module '" + name + "' not found:" + msg);
             }
             c.chargeGas(1);
@@ -49,6 +50,7 @@ final class Require {
             Object loader = r.length > 0 ? r[0] : null;
             if (loader instanceof LuaFunction) return new Object[] {loader, r.length > 1 ? r[1] : null};
             if (loader instanceof LuaString s) {
+                c.chargeBytes(s.length()); // copied into the message
                 msg.append(s); // searcher returned an error message
             } else if (loader instanceof Long || loader instanceof Double) {
                 msg.append(loader instanceof Long l ? LuaNumbers.toString(l) : LuaNumbers.toString((Double) loader));
@@ -60,7 +62,10 @@ final class Require {
     static final Builtin PRELOAD_SEARCHER = Builtin.of("searcher_preload", c -> {
         LuaString name = c.checkString(1);
         Object loader = c.index(c.registry().get(Registry.PRELOAD), name);
-        if (loader == null) return c.ret(LuaString.of("\n\tno field package.preload['" + name + "']"));
+        if (loader == null) {
+            c.chargeBytes(2L * name.length()); // decoded, then copied into the message
+            return c.ret(LuaString.of("\n\tno field package.preload['" + name + "']"));
+        }
         return c.ret(loader);
     });
 
@@ -70,6 +75,7 @@ final class Require {
         // stands where PUC's Lua-file searcher stands, so it insists on a string package.path as that one does
         Object path = c.index(c.registry().get(Registry.PACKAGE), LuaString.of("path"));
         if (!(path instanceof LuaString)) throw c.error("'package.path' must be a string");
+        c.chargeBytes(name.length()); // decoded for the host, and into any message
         byte[] source = c.host().resolveModule(name.toString());
         if (source == null) return c.ret(LuaString.of("\n\tno module '" + name + "' in host resolver"));
         Object load = c.registry().get(Registry.LOAD);
@@ -77,6 +83,7 @@ final class Require {
             throw c.error("error loading module '" + name + "' from host resolver:\n\tno compiler in this sandbox");
         }
         c.memory().charge(Sizes.string(source.length));
+        c.chargeBytes(source.length); // copied; compiling it is charged by load
         LuaString text = LuaString.wrap(source.clone());
         Object[] r = c.call(load, text, LuaString.of("@" + name), LuaString.of("t"));
         Object chunk = r.length > 0 ? r[0] : null;

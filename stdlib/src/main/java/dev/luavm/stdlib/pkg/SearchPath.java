@@ -2,6 +2,7 @@ package dev.luavm.stdlib.pkg;
 
 import dev.luavm.lib.CallContext;
 import dev.luavm.meter.Sizes;
+import dev.luavm.stdlib.work.ByteWork;
 import dev.luavm.value.LuaString;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
@@ -14,13 +15,11 @@ import java.util.Arrays;
 final class SearchPath {
     private SearchPath() {}
 
-    private static final int BYTES_PER_UNIT = 16;
-
     static int searchpath(CallContext c) {
-        byte[] name = cString(c.checkString(1));
-        byte[] path = cString(c.checkString(2));
-        byte[] sep = cString(c.optString(3, LuaString.of(".")));
-        byte[] rep = cString(c.optString(4, LuaString.of("/")));
+        byte[] name = cString(c, c.checkString(1));
+        byte[] path = cString(c, c.checkString(2));
+        byte[] sep = cString(c, c.optString(3, LuaString.of(".")));
+        byte[] rep = cString(c, c.optString(4, LuaString.of("/")));
         if (sep.length > 0) name = replace(c, name, sep, rep); // replace it by the directory separator
         ByteArrayOutputStream msg = new ByteArrayOutputStream();
         byte[] mark = {'?'};
@@ -30,6 +29,7 @@ final class SearchPath {
             if (i >= path.length) break; // no more templates
             int l = i;
             while (l < path.length && path[l] != ';') l++;
+            c.chargeBytes(l - i + 12L); // the template and the message line around it
             byte[] filename = replace(c, Arrays.copyOfRange(path, i, l), mark, name);
             long size = (long) msg.size() + filename.length + 12;
             c.memory().charge(filename.length + 12L);
@@ -43,8 +43,10 @@ final class SearchPath {
         return c.ret(null, LuaString.wrap(msg.toByteArray()));
     }
 
-    private static byte[] cString(LuaString s) {
+    /** The bytes up to the first '\0', as C sees the string; the scan is byte work. */
+    private static byte[] cString(CallContext c, LuaString s) {
         byte[] b = s.bytesUnsafe();
+        c.chargeBytes(b.length);
         for (int i = 0; i < b.length; i++) {
             if (b[i] == 0) return Arrays.copyOf(b, i);
         }
@@ -53,35 +55,51 @@ final class SearchPath {
 
     /** {@code luaL_gsub}: every occurrence of {@code p} in {@code s} replaced by {@code r}, metered. */
     static byte[] replace(CallContext c, byte[] s, byte[] p, byte[] r) {
-        c.chargeGas(1 + s.length / BYTES_PER_UNIT);
-        int count = 0;
-        for (int i = indexOf(s, p, 0); i >= 0; i = indexOf(s, p, i + p.length)) count++;
-        long size = s.length + (long) count * (r.length - p.length);
-        c.chargeGas(size / BYTES_PER_UNIT);
+        ByteWork compared = ByteWork.scan(c); // a naive search: every byte compared is paid
+        IntList at = new IntList();
+        for (int i = indexOf(compared, s, p, 0); i >= 0; i = indexOf(compared, s, p, i + p.length)) {
+            c.memory().charge(Integer.BYTES);
+            at.add(i);
+        }
+        long size = s.length + (long) at.size * (r.length - p.length);
+        c.chargeBytes(size);
         c.memory().charge(size);
         if (size > Integer.MAX_VALUE - 64) throw c.error("not enough memory");
         byte[] out = new byte[(int) size];
-        int at = 0;
+        int to = 0;
         int from = 0;
-        for (int i = indexOf(s, p, 0); i >= 0; i = indexOf(s, p, from)) {
-            System.arraycopy(s, from, out, at, i - from);
-            at += i - from;
-            System.arraycopy(r, 0, out, at, r.length);
-            at += r.length;
+        for (int k = 0; k < at.size; k++) {
+            int i = at.values[k];
+            System.arraycopy(s, from, out, to, i - from);
+            to += i - from;
+            System.arraycopy(r, 0, out, to, r.length);
+            to += r.length;
             from = i + p.length;
         }
-        System.arraycopy(s, from, out, at, s.length - from);
+        System.arraycopy(s, from, out, to, s.length - from);
         return out;
     }
 
-    private static int indexOf(byte[] s, byte[] p, int from) {
+    private static int indexOf(ByteWork compared, byte[] s, byte[] p, int from) {
         outer:
         for (int i = from; i <= s.length - p.length; i++) {
             for (int j = 0; j < p.length; j++) {
+                compared.step();
                 if (s[i + j] != p[j]) continue outer;
             }
             return i;
         }
         return -1;
+    }
+
+    /** Match positions, without boxing. */
+    private static final class IntList {
+        int[] values = new int[8];
+        int size;
+
+        void add(int v) {
+            if (size == values.length) values = Arrays.copyOf(values, size * 2);
+            values[size++] = v;
+        }
     }
 }

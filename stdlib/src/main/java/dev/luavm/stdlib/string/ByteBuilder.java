@@ -18,8 +18,6 @@ import java.util.Arrays;
 final class ByteBuilder {
     /** The longest string this runtime builds (Java arrays stop a little short of 2^31). */
     static final int MAX_LENGTH = Integer.MAX_VALUE - 16;
-    /** Bytes copied per unit of gas. */
-    static final int BYTES_PER_GAS = 8;
 
     private final CallContext c;
     private byte[] buf;
@@ -32,9 +30,9 @@ final class ByteBuilder {
         this.buf = new byte[cap];
     }
 
-    /** Gas for moving {@code n} bytes. */
+    /** Gas for moving {@code n} bytes (the byte rule, {@link CallContext#gasForBytes}). */
     static long gasForBytes(long n) {
-        return (n + BYTES_PER_GAS - 1) / BYTES_PER_GAS;
+        return CallContext.gasForBytes(n);
     }
 
     /**
@@ -43,6 +41,16 @@ final class ByteBuilder {
      */
     static byte[] allocate(CallContext c, long n) {
         c.chargeGas(gasForBytes(n));
+        c.memory().charge(Sizes.string(n));
+        if (n > MAX_LENGTH) throw new LuaError(LuaString.of("not enough memory"));
+        return new byte[(int) n];
+    }
+
+    /**
+     * Charges memory (not gas) for a result string of exactly {@code n} bytes and allocates its
+     * array: for callers that pay the gas chunk by chunk as they fill it.
+     */
+    static byte[] allocateUncharged(CallContext c, long n) {
         c.memory().charge(Sizes.string(n));
         if (n > MAX_LENGTH) throw new LuaError(LuaString.of("not enough memory"));
         return new byte[(int) n];

@@ -276,7 +276,7 @@ final class PatternMatcher {
         int l = checkCapture(digit);
         int len = capLen[l];
         if (len < 0) return NO_MATCH; // a position capture: PUC compares a huge size_t length
-        addSteps(len);
+        addSteps(ByteBuilder.gasForBytes(len)); // byte work: 1 per 8 bytes compared
         if (srcEnd - s >= len && java.util.Arrays.equals(src, capInit[l], capInit[l] + len, src, s, s + len)) {
             return s + len;
         }

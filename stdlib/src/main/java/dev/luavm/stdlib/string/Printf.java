@@ -73,6 +73,19 @@ final class Printf {
         return signBit(v) ? "-" : f.plus ? "+" : f.space ? " " : "";
     }
 
+    /**
+     * Gas for the big-number work of {@link #decimalFloat} beyond its output: the exact decimal
+     * expansion of a double has about {@code 0.3 * |binary exponent| + 17} digits, rounded to the
+     * precision, and costs more per digit than copying a byte (1 per 2 digits). Bounded by the
+     * double's range and the two-digit precision: at most about 270 gas ({@code %99.99f} of 1e308).
+     */
+    static long decimalWork(Spec f, double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) return 0;
+        int precision = f.precision < 0 ? 6 : f.precision;
+        int digits = Math.abs(Math.getExponent(v)) * 3 / 10 + 17 + precision;
+        return digits / 2;
+    }
+
     /** {@code %e %E %f %g %G}. */
     static String decimalFloat(Spec f, double v) {
         int conv = f.conversion;

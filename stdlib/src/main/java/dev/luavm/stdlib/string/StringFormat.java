@@ -1,6 +1,7 @@
 package dev.luavm.stdlib.string;
 
 import dev.luavm.lib.CallContext;
+import dev.luavm.stdlib.work.ByteWork;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 
@@ -26,6 +27,7 @@ final class StringFormat {
         int n = f.length;
         int top = c.nargs();
         int arg = 1;
+        c.chargeBytes(n); // the format is read once; output is paid as it grows (ByteBuilder)
         ByteBuilder b = new ByteBuilder(c, n + 16);
         int i = 0;
         while (i < n) {
@@ -65,9 +67,12 @@ final class StringFormat {
                 case 'a': case 'A':
                     b.appendAscii(Printf.hexFloat(spec, c.checkNumber(arg)));
                     break;
-                case 'e': case 'E': case 'f': case 'g': case 'G':
-                    b.appendAscii(Printf.decimalFloat(spec, c.checkNumber(arg)));
+                case 'e': case 'E': case 'f': case 'g': case 'G': {
+                    double x = c.checkNumber(arg);
+                    c.chargeGas(Printf.decimalWork(spec, x)); // exact decimal digits: big-number arithmetic
+                    b.appendAscii(Printf.decimalFloat(spec, x));
                     break;
+                }
                 case 'q':
                     addLiteral(c, b, arg);
                     break;
@@ -122,8 +127,13 @@ final class StringFormat {
             return;
         }
         byte[] bytes = s.bytesUnsafe();
-        for (byte x : bytes) {
-            if (x == 0) throw c.argError(arg, "string contains zeros");
+        // C's strlen check scans the whole string even when the precision keeps a few bytes
+        for (int from = 0; from < bytes.length; from += ByteWork.CHUNK) {
+            int to = Math.min(bytes.length, from + ByteWork.CHUNK);
+            c.chargeBytes(to - from);
+            for (int i = from; i < to; i++) {
+                if (bytes[i] == 0) throw c.argError(arg, "string contains zeros");
+            }
         }
         if (spec.precision < 0 && bytes.length >= 100) { // too long to be formatted: kept whole
             b.append(s);

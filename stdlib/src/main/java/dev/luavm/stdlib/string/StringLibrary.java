@@ -4,6 +4,7 @@ import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
 import dev.luavm.lib.TableTemplate;
+import dev.luavm.stdlib.work.ByteWork;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -80,18 +81,26 @@ public final class StringLibrary implements Library {
 
     private static int mapBytes(CallContext c, boolean upper) {
         byte[] s = c.checkString(1).bytesUnsafe();
-        byte[] r = ByteBuilder.allocate(c, s.length);
-        for (int i = 0; i < s.length; i++) {
-            int ch = s[i] & 0xFF;
-            r[i] = (byte) (upper ? CType.toUpper(ch) : CType.toLower(ch));
+        byte[] r = ByteBuilder.allocateUncharged(c, s.length);
+        for (int from = 0; from < s.length; from += ByteWork.CHUNK) { // paid chunk by chunk
+            int to = Math.min(s.length, from + ByteWork.CHUNK);
+            c.chargeBytes(to - from);
+            for (int i = from; i < to; i++) {
+                int ch = s[i] & 0xFF;
+                r[i] = (byte) (upper ? CType.toUpper(ch) : CType.toLower(ch));
+            }
         }
         return c.ret(LuaString.wrap(r));
     }
 
     private static int reverse(CallContext c) {
         byte[] s = c.checkString(1).bytesUnsafe();
-        byte[] r = ByteBuilder.allocate(c, s.length);
-        for (int i = 0; i < s.length; i++) r[i] = s[s.length - 1 - i];
+        byte[] r = ByteBuilder.allocateUncharged(c, s.length);
+        for (int from = 0; from < s.length; from += ByteWork.CHUNK) { // paid chunk by chunk
+            int to = Math.min(s.length, from + ByteWork.CHUNK);
+            c.chargeBytes(to - from);
+            for (int i = from; i < to; i++) r[i] = s[s.length - 1 - i];
+        }
         return c.ret(LuaString.wrap(r));
     }
 
@@ -111,7 +120,7 @@ public final class StringLibrary implements Library {
         if (l + lsep > MAXSIZE / n) throw c.error("resulting string too large");
         long total = n * l + (n - 1) * lsep; // at most MAXSIZE, by the check above
         if (total == 0) return c.ret(LuaString.EMPTY);
-        byte[] r = ByteBuilder.allocate(c, total);
+        byte[] r = ByteBuilder.allocate(c, total); // gas for the whole result first: no allocation it cannot pay for
         byte[] sb = s.bytesUnsafe();
         byte[] sepb = sep.bytesUnsafe();
         int p = 0;
@@ -144,7 +153,8 @@ public final class StringLibrary implements Library {
 
     private static int charFn(CallContext c) {
         int n = c.nargs();
-        byte[] r = ByteBuilder.allocate(c, n);
+        c.chargeGas(n); // element work: one per value converted
+        byte[] r = ByteBuilder.allocateUncharged(c, n);
         for (int i = 1; i <= n; i++) {
             long ch = c.checkInteger(i);
             if ((ch & 0xFF) != ch) throw c.argError(i, "value out of range");

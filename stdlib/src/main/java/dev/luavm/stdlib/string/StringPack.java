@@ -1,6 +1,7 @@
 package dev.luavm.stdlib.string;
 
 import dev.luavm.lib.CallContext;
+import dev.luavm.stdlib.work.ByteWork;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 
@@ -52,6 +53,7 @@ final class StringPack {
         Format(CallContext c, LuaString f) {
             this.c = c;
             this.fmt = f.bytesUnsafe();
+            c.chargeBytes(fmt.length); // the format is scanned and read once
             int z = 0;
             while (z < fmt.length && fmt[z] != 0) z++;
             this.end = z;
@@ -210,6 +212,7 @@ final class StringPack {
                 }
                 case ZSTR: {
                     LuaString s = c.checkString(present(c, arg, "string"));
+                    c.chargeBytes(s.length()); // the scan for zeros (the copy is paid by the builder)
                     for (byte x : s.bytesUnsafe()) {
                         if (x == 0) throw c.argError(arg, "string contains zeros");
                     }
@@ -300,7 +303,12 @@ final class StringPack {
                 }
                 case ZSTR: { // up to the first zero, or the end (C stops at the terminator)
                     int z = at;
-                    while (z < data.length && data[z] != 0) z++;
+                    ByteWork scan = ByteWork.scan(c); // up to the first zero: length unknown
+                    while (z < data.length) {
+                        scan.step();
+                        if (data[z] == 0) break;
+                        z++;
+                    }
                     results.add(ByteBuilder.substring(c, data, at, z));
                     pos += z - at + 1;
                     break;

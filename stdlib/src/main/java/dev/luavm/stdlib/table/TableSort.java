@@ -4,6 +4,8 @@ import static dev.luavm.stdlib.table.TableArgs.READ;
 import static dev.luavm.stdlib.table.TableArgs.WRITE;
 
 import dev.luavm.lib.CallContext;
+import dev.luavm.stdlib.work.StringCompare;
+import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaValues;
 
 /**
@@ -18,8 +20,9 @@ import dev.luavm.value.LuaValues;
  * from {@code clock()} and {@code time()}. Recursion goes into the smaller half, so the Java
  * stack depth is logarithmic.
  *
- * <p>Each comparison costs {@link TableCosts#COMPARISON} gas before it is made; a Lua comparator
- * is metered by the VM on top. A comparator's error propagates unchanged.
+ * <p>Each comparison costs {@link TableCosts#COMPARISON} gas before it is made, and a comparison
+ * of two strings also the bytes it compares (1 per 8, chunk by chunk before each chunk is
+ * compared); a Lua comparator is metered by the VM on top. A comparator's error propagates unchanged.
  */
 final class TableSort {
     /** intervals at least this large may use a randomized pivot ({@code RANLIMIT}) */
@@ -51,7 +54,11 @@ final class TableSort {
     /** {@code sort_comp}: is {@code a} less than {@code b} in the sort's order? */
     private boolean less(Object a, Object b) {
         c.chargeGas(TableCosts.COMPARISON);
-        if (comp == null) return c.lessThan(a, b);
+        if (comp == null) {
+            // two strings: paid by the bytes compared (a long common prefix is not one unit of work)
+            if (a instanceof LuaString x && b instanceof LuaString y) return StringCompare.compare(c, x, y) < 0;
+            return c.lessThan(a, b);
+        }
         return LuaValues.isTruthy(c.call1(comp, a, b));
     }
 

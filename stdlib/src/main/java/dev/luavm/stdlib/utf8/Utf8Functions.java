@@ -1,6 +1,7 @@
 package dev.luavm.stdlib.utf8;
 
 import dev.luavm.lib.CallContext;
+import dev.luavm.stdlib.work.ByteWork;
 import dev.luavm.meter.Sizes;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaNumbers;
@@ -9,19 +10,14 @@ import dev.luavm.vm.LuaError;
 
 /**
  * {@code utf8.char}, {@code codepoint}, {@code len}, {@code offset} and {@code codes}. Work over
- * a string is charged before it starts: one unit plus one per {@link #BYTES_PER_UNIT} bytes the
- * call may examine, and one per value produced.
+ * a string is charged before it runs, by the rule of docs/STDLIB.md: 1 per 8 bytes scanned
+ * (chunk by chunk through {@link ByteWork}), and 1 per value produced.
  */
 final class Utf8Functions {
     private Utf8Functions() {}
 
-    static final int BYTES_PER_UNIT = 16;
     /** most results {@code codepoint} returns (PUC: the stack limit) */
     private static final long MAX_RESULTS = 999_999;
-
-    private static long scanGas(long bytes) {
-        return 1 + bytes / BYTES_PER_UNIT;
-    }
 
     /** {@code utf8.char(...)}: the concatenated encodings of the arguments. */
     static int utfChar(CallContext c) {
@@ -53,7 +49,7 @@ final class Utf8Functions {
         if (pose - posi >= Integer.MAX_VALUE) throw c.error("string slice too long");
         long n = pose - posi + 1;
         if (n > MAX_RESULTS) throw c.error("stack overflow (string slice too long)");
-        c.chargeGas(n + scanGas(n));
+        c.chargeGas(n + CallContext.gasForBytes(n)); // values produced, bytes decoded
         c.memory().charge(n, Sizes.REF);
         Object[] codes = new Object[(int) n];
         int count = 0;
@@ -75,9 +71,10 @@ final class Utf8Functions {
         long posj = Utf8Decoder.posrelat(c.optInteger(3, -1), len);
         if (!(1 <= posi && --posi <= len)) throw c.argError(2, "initial position out of string");
         if (!(--posj < len)) throw c.argError(3, "final position out of string");
-        c.chargeGas(scanGas(Math.max(0, posj - posi + 1)));
+        ByteWork work = ByteWork.upTo(c, posj - posi + 1);
         long n = 0;
         while (posi <= posj) {
+            work.step(); // a sequence is 1 to 4 bytes: one step per sequence start, the range bounds the rest
             long d = Utf8Decoder.decode(s, (int) posi);
             if (d < 0) return c.ret(null, posi + 1); // conversion error: nil and the position
             posi = Utf8Decoder.next(d);
@@ -95,14 +92,18 @@ final class Utf8Functions {
         long posi = n >= 0 ? 1 : len + 1;
         posi = Utf8Decoder.posrelat(c.optInteger(3, posi), len);
         if (!(1 <= posi && --posi <= len)) throw c.argError(3, "position out of range");
-        c.chargeGas(scanGas(len));
+        ByteWork work = ByteWork.scan(c); // how far the scan goes depends on n and the bytes: paid as it goes
         if (n == 0) {
-            while (posi > 0 && Utf8Decoder.isContinuation(s, posi)) posi--; // start of the current sequence
+            while (posi > 0 && Utf8Decoder.isContinuation(s, posi)) { // start of the current sequence
+                work.step();
+                posi--;
+            }
         } else {
             if (Utf8Decoder.isContinuation(s, posi)) throw c.error("initial position is a continuation byte");
             if (n < 0) {
                 while (n < 0 && posi > 0) { // move back
                     do { // find the beginning of the previous character
+                        work.step();
                         posi--;
                     } while (posi > 0 && Utf8Decoder.isContinuation(s, posi));
                     n++;
@@ -111,6 +112,7 @@ final class Utf8Functions {
                 n--; // do not move for the first character
                 while (n > 0 && posi < len) {
                     do { // find the beginning of the next character
+                        work.step();
                         posi++;
                     } while (Utf8Decoder.isContinuation(s, posi)); // cannot pass the final '\0'
                     n--;
@@ -138,7 +140,14 @@ final class Utf8Functions {
             n = 0;
         } else if (n < len) {
             n++; // skip the current byte
-            while (Utf8Decoder.isContinuation(s, n)) n++; // and its continuations
+            // and its continuations: a few in valid UTF-8, any number in a crafted string
+            ByteWork work = null;
+            for (int k = 0; Utf8Decoder.isContinuation(s, n); k++, n++) {
+                if (k >= ByteWork.FIRST) { // beyond the base cost: paid as the scan goes
+                    if (work == null) work = ByteWork.scan(c);
+                    work.step();
+                }
+            }
         }
         if (n >= len) return 0; // no more code points
         long d = Utf8Decoder.decode(s, (int) n);

@@ -1,0 +1,89 @@
+package dev.luavm.stdlib.work;
+
+import dev.luavm.meter.MemoryMeter;
+import dev.luavm.stdlib.TestContext;
+import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaString;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The byte rule's helpers: what ByteWork and StringCompare charge, and that they charge before the work. */
+class WorkHelpersTest {
+    private static final Builtin NONE = Builtin.of("none", c -> 0);
+
+    private static TestContext ctx(long gas) {
+        return new TestContext(NONE, new MemoryMeter(1L << 30), gas, new Object[0]);
+    }
+
+    private static LuaString bytes(int n, int fill) {
+        byte[] b = new byte[n];
+        Arrays.fill(b, (byte) fill);
+        return LuaString.wrap(b);
+    }
+
+    @Test
+    void chargeBytesRoundsUpToEightByteUnits() {
+        TestContext c = ctx(1_000);
+        c.chargeBytes(0);
+        assertEquals(0, c.gasUsed());
+        c.chargeBytes(1);
+        assertEquals(1, c.gasUsed());
+        c.chargeBytes(16);
+        assertEquals(3, c.gasUsed());
+        c.chargeBytes(17);
+        assertEquals(6, c.gasUsed());
+    }
+
+    @Test
+    void aKnownRangeIsPaidExactlyInChunks() {
+        TestContext c = ctx(1L << 40);
+        ByteWork w = ByteWork.upTo(c, 200_000);
+        w.step();
+        assertEquals(ByteWork.CHUNK / 8, c.gasUsed(), "the first chunk is paid before the first byte");
+        for (int i = 1; i < 200_000; i++) w.step();
+        assertEquals(200_000 / 8, c.gasUsed());
+    }
+
+    @Test
+    void aScanOfUnknownLengthPaysAtMostAboutTwiceItsBytes() {
+        TestContext c = ctx(1L << 40);
+        ByteWork w = ByteWork.scan(c);
+        w.step();
+        assertEquals(ByteWork.FIRST / 8, c.gasUsed());
+        for (int i = 1; i < 1_000_000; i++) w.step();
+        assertTrue(c.gasUsed() >= 1_000_000 / 8 && c.gasUsed() <= 2 * 1_000_000 / 8 + ByteWork.CHUNK / 8, "" + c.gasUsed());
+    }
+
+    @Test
+    void longEqualStringsPayTheirLengthAndEarlyDifferencesLittle() {
+        TestContext c = ctx(1L << 40);
+        assertTrue(StringCompare.equal(c, bytes(1 << 20, 'a'), bytes(1 << 20, 'a')));
+        assertEquals((1 << 20) / 8, c.gasUsed());
+        TestContext d = ctx(1L << 40);
+        assertTrue(StringCompare.compare(d, bytes(1 << 20, 'a'), bytes(1 << 20, 'b')) < 0);
+        assertEquals(ByteWork.FIRST / 8, d.gasUsed(), "a difference in the first chunk pays that chunk");
+        TestContext e = ctx(1L << 40);
+        assertFalse(StringCompare.equal(e, bytes(10, 'a'), bytes(11, 'a')));
+        assertEquals(0, e.gasUsed(), "different lengths are never compared");
+    }
+
+    @Test
+    void compareOrdersAsUnsignedBytesThenLength() {
+        TestContext c = ctx(1L << 40);
+        assertTrue(StringCompare.compare(c, LuaString.of("a"), LuaString.of("ab")) < 0);
+        assertTrue(StringCompare.compare(c, LuaString.wrap(new byte[] {(byte) 0xFF}), LuaString.of("a")) > 0);
+        assertEquals(0, StringCompare.compare(c, LuaString.of("abc"), LuaString.of("abc")));
+    }
+
+    @Test
+    void aCompareBeyondTheBudgetStopsBeforeComparingEverything() {
+        TestContext c = ctx(10_000);
+        assertThrows(TestContext.OutOfGas.class, () -> StringCompare.equal(c, bytes(1 << 24, 'a'), bytes(1 << 24, 'a')));
+        assertTrue(c.gasUsed() < 10_000 + ByteWork.CHUNK / 8 + 1, "stopped within a chunk: " + c.gasUsed());
+    }
+}
