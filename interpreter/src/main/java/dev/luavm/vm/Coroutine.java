@@ -142,6 +142,32 @@ public final class Coroutine {
         openUpvals = u;
     }
 
+    /**
+     * Pops the frames above depth {@code n}, clearing what they reference (closure, builtin,
+     * handler) so neither the memory walk nor the JVM keeps what returned frames held.
+     */
+    void popFrames(int n) {
+        CallFrame[] fs = frames;
+        for (int i = n; i < nframes; i++) fs[i].clearRefs();
+        nframes = n;
+    }
+
+    /**
+     * Ends this coroutine for good (its body returned, or an error or a run's termination left
+     * it): closes its open upvalues, so closures keep their values, and drops its stacks.
+     */
+    void die() {
+        closeUpvalues(0);
+        status = Status.DEAD;
+        resumer = null;
+        body = null;
+        nframes = 0;
+        metaDepth = 0;
+        top = 0;
+        stack = new Object[0];
+        frames = new CallFrame[0];
+    }
+
     /** The running frame, or null for a coroutine that has none. */
     CallFrame topFrame() {
         return nframes == 0 ? null : frames[nframes - 1];
