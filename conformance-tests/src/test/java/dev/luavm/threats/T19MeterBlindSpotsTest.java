@@ -40,12 +40,16 @@ class T19MeterBlindSpotsTest {
             "end",
             "return #its");
 
-    /** Each of 64 wrapped coroutines keeps a distinct 4 MiB string on its suspended stack. */
+    /**
+     * Each of 64 wrapped coroutines keeps a distinct 4 MiB string on its suspended stack (made
+     * outside it: a memory error inside would reach the host through wrap as a positioned error
+     * message, as in PUC).
+     */
     static final String WRAP_STACKS = String.join("\n",
             "local ws = {}",
             "for i = 1, 64 do",
-            "  local w = coroutine.wrap(function() local s = string.rep('x', 4 << 20) .. i coroutine.yield(#s) return s end)",
-            "  w()",
+            "  local w = coroutine.wrap(function(s) coroutine.yield(#s) return s end)",
+            "  w(string.rep('x', 4 << 20) .. i)",
             "  ws[i] = w",
             "end",
             "return #ws");
@@ -114,6 +118,20 @@ class T19MeterBlindSpotsTest {
     }
 
     @Test
+    void deadCoroutinesKeepNothingTheirLastBuiltinHeld() {
+        // each coroutine last ran a gmatch iterator over a distinct 4 MiB subject, then died:
+        // the script holds 200 dead coroutines and none of the subjects
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertEquals(List.of(200L), run(CAP64, String.join("\n",
+                "local cos = {}",
+                "for i = 1, 200 do",
+                "  local co = coroutine.create(function() local it = string.gmatch(string.rep('x', 4 << 20) .. i, 'x') it() end)",
+                "  assert(coroutine.resume(co))",
+                "  cos[i] = co",
+                "end",
+                "return #cos"))));
+    }
+
+    @Test
     void printNeverAssemblesALineBeyondTheOutputCap() {
         // a 1 GiB line (256 references to one 4 MiB string) under a 64 KiB output cap
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -157,6 +175,14 @@ class T19MeterBlindSpotsTest {
             new String[] {"wrap-stacks", "MEMORY", WRAP_STACKS},
             new String[] {"returned-frames", "MEMORY", leaveInReturnedFrames(150)
                     + "\nlocal keep = {} for i = 1, 1e9 do keep[i] = string.rep('y', 1 << 20) .. i end"},
+            new String[] {"dead-coroutine-builtins", "MEMORY", String.join("\n",
+                    "local cos = {}",
+                    "for i = 1, 150 do",
+                    "  local co = coroutine.create(function() local it = string.gmatch(string.rep('x', 4 << 20) .. i, 'x') it() end)",
+                    "  coroutine.resume(co)",
+                    "  cos[i] = co",
+                    "end",
+                    "local keep = {} for i = 1, 1e9 do keep[i] = string.rep('y', 1 << 20) .. i end")},
             new String[] {"print-line", "OUTPUT",
                     "local s = string.rep('p', 4 << 20) local t = {} for i = 1, 200 do t[i] = s end print(table.unpack(t))"},
             new String[] {"string-doubling", "MEMORY", "local s = 'x' while true do s = s .. s end"},

@@ -247,6 +247,7 @@ final class Calls {
         co.stack = new Object[0];
         co.frames = new CallFrame[0];
         co.nframes = 0;
+        co.spareCtx = null; // its last builtin (a gmatch iterator, say) must not outlive the coroutine
     }
 
     /** Copies values into the top marker of {@code r} and makes {@code r} current. */

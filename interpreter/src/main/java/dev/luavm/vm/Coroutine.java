@@ -166,6 +166,7 @@ public final class Coroutine {
         top = 0;
         stack = new Object[0];
         frames = new CallFrame[0];
+        spareCtx = null;
     }
 
     /** The running frame, or null for a coroutine that has none. */

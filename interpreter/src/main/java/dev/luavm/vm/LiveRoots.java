@@ -20,8 +20,8 @@ import java.util.function.Consumer;
  * for a Lua frame; the function slot and first argument for a marker, whose callee runs above
  * it). Slots above belong to frames that returned. As the atomic phase of PUC's collector
  * clears a thread's stack above its top, the walk counts only the live part and clears the rest,
- * and clears the references of the frame objects above {@code nframes}: what the walk did not
- * count, the JVM no longer keeps. Every VM path that puts values above the live top first
+ * and clears the references of the frame objects above {@code nframes} and of the coroutine's
+ * spare builtin context: what the walk did not count, the JVM no longer keeps. Every VM path that puts values above the live top first
  * raises {@code top} or pushes the frame that covers them, and charges memory (which may start
  * a walk) only before writing or after covering them.
  */
@@ -66,6 +66,8 @@ public final class LiveRoots {
             push.accept(f.handler);
         }
         for (int i = co.nframes; i < fs.length && fs[i] != null; i++) fs[i].clearRefs();
+        // a spare context is never in use; the builtin it last ran (a gmatch iterator, say) is not held
+        if (co.spareCtx != null) co.spareCtx.fn = null;
         for (Upvalue u = co.openUpvals; u != null; u = u.nextOpen) push.accept(u);
         push.accept(co.body);
         push.accept(co.resumer);
@@ -96,5 +98,6 @@ public final class LiveRoots {
         Arrays.fill(main.stack, main.top, main.stack.length, null);
         CallFrame[] fs = main.frames;
         for (int i = 0; i < fs.length && fs[i] != null; i++) fs[i].clearRefs();
+        if (main.spareCtx != null) main.spareCtx.fn = null;
     }
 }
