@@ -11,7 +11,10 @@ import dev.luavm.value.Upvalue;
  * {@code frames[0 .. nframes)} are reusable {@link CallFrame} objects; {@code stack} holds every
  * register of every frame, one growable array as in PUC. Both start small and double on demand,
  * charging the memory meter first. Open upvalues form a list sorted by decreasing stack index;
- * when the stack is reallocated they are repointed to the new array.
+ * when the stack is reallocated they are repointed to the new array. Popped frames drop their
+ * references ({@link #popFrames}); registers above the live frames are cleared by the memory
+ * walk ({@link LiveRoots}), and a dead coroutine drops its stacks ({@link #die}), so nothing a
+ * returned call or a finished coroutine held stays reachable from here.
  *
  * <p>The main coroutine of a {@link LuaState} is never suspended; it runs Java entries into Lua.
  */
