@@ -73,6 +73,24 @@ class T19MeterBlindSpotsTest {
                 "for i = 1, " + n + " do leave(" + (n + 10) + " - i, i) end");
     }
 
+    /**
+     * As {@link #leaveInReturnedFrames}, but then a call with 190 locals, three deep, overwrites
+     * the stack slots the returned calls used: only their frame objects still point at the closures
+     * (and through them at the strings).
+     */
+    static String leaveInReturnedFrameObjects(int n) {
+        StringBuilder locals = new StringBuilder("local a1");
+        for (int i = 2; i <= 190; i++) locals.append(", a").append(i);
+        return String.join("\n",
+                "local function leave(depth)",
+                "  if depth > 0 then return (leave(depth - 1)) end",
+                "  return ((function() local s = string.rep('x', 4 << 20) return function() return #s end end)())()",
+                "end",
+                "local function wipe(n) " + locals + " = 0 if n > 0 then wipe(n - 1) end end",
+                // two levels apart: the next, shallower round's calls reach one level short of this one's frame
+                "for i = 1, " + n + " do leave(" + (2 * n + 10) + " - 2 * i) wipe(3) end");
+    }
+
     @Test
     void gmatchIteratorsKeepTheirSubjectsCounted() {
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertLimit(Limit.MEMORY, CAP64, gmatchSubjects(64)));
@@ -94,6 +112,13 @@ class T19MeterBlindSpotsTest {
     void returnedFramesAreNotCounted() {
         // 40 x 4 MiB left behind by returned calls, then 48 MiB held for real under the 64 MiB cap
         String script = leaveInReturnedFrames(40) + "\n"
+                + "local keep = {} for i = 1, 12 do keep[i] = string.rep('y', 4 << 20) .. i end return #keep";
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertEquals(List.of(12L), run(CAP64, script)));
+    }
+
+    @Test
+    void returnedFrameObjectsKeepNothing() {
+        String script = leaveInReturnedFrameObjects(40) + "\n"
                 + "local keep = {} for i = 1, 12 do keep[i] = string.rep('y', 4 << 20) .. i end return #keep";
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertEquals(List.of(12L), run(CAP64, script)));
     }
@@ -181,6 +206,8 @@ class T19MeterBlindSpotsTest {
             new String[] {"gmatch-subjects", "MEMORY", gmatchSubjects(150)},
             new String[] {"wrap-stacks", "MEMORY", wrapStacks(150)},
             new String[] {"returned-frames", "MEMORY", leaveInReturnedFrames(150)
+                    + "\nlocal keep = {} for i = 1, 1e9 do keep[i] = string.rep('y', 1 << 20) end"},
+            new String[] {"returned-frame-objects", "MEMORY", leaveInReturnedFrameObjects(150)
                     + "\nlocal keep = {} for i = 1, 1e9 do keep[i] = string.rep('y', 1 << 20) end"},
             new String[] {"dead-coroutine-builtins", "MEMORY", String.join("\n",
                     "local cos = {}",
