@@ -191,6 +191,26 @@ class T19MeterBlindSpotsTest {
     }
 
     @Test
+    void requireNeverAssemblesAnUnchargedNotFoundMessage() {
+        // 100 searchers return one 4 MiB message: 400 MiB of "not found" text, charged as it grows
+        dev.luavm.Capabilities caps = dev.luavm.Capabilities.standard().toBuilder().bundle("package").build();
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            try (Sandbox sb = ThreatSupport.VM.sandbox(caps, CAP64)) {
+                LuaLimitException e = assertThrows(LuaLimitException.class, () -> sb.eval(
+                        "local big = string.rep('m', 4 << 20) package.searchers = {} "
+                                + "for i = 1, 100 do package.searchers[i] = function() return big end end require('x')"));
+                assertEquals(Limit.MEMORY, e.limit());
+            }
+        });
+    }
+
+    @Test
+    void osDateOutputIsChargedAsItGrows() {
+        // '%c' writes 24 bytes per 2 format bytes: a 16 MiB format would build 192 MiB
+        assertLimit(Limit.MEMORY, CAP64, "return #os.date(string.rep('%c', 8 << 20), 0)");
+    }
+
+    @Test
     void errorWithAHugeMessageIsChargedBeforeItIsBuilt() {
         // the position prefix makes a copy of the 40 MiB message: charged first, so MEMORY, never a JVM error
         assertLimit(Limit.MEMORY, CAP64, "error(string.rep('e', 40 << 20))");

@@ -98,6 +98,9 @@ final class OsFunctions {
         c.setIndex(tab, LuaString.of("isdst"), Boolean.FALSE);
     }
 
+    /** Output bytes of {@code os.date} built between two charges. */
+    private static final int DATE_CHUNK = 1 << 16;
+
     /** {@code os.date([format [, time]])} */
     static int date(CallContext c) {
         byte[] s = c.optString(1, DEFAULT_FORMAT).bytesUnsafe();
@@ -115,7 +118,19 @@ final class OsFunctions {
         }
         c.chargeGas(1 + (end - i));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int charged = 0;
+        long checkAt = DATE_CHUNK;
         while (i < end) {
+            // a conversion writes up to 12 bytes per format byte: the output so far must fit in
+            // memory beside what the script holds (checked as it doubles), and pays 1 gas per 8 bytes
+            if (out.size() - charged >= DATE_CHUNK) {
+                c.chargeGas((out.size() - charged) / 8);
+                charged = out.size();
+                if (charged >= checkAt) {
+                    c.memory().charge(charged);
+                    checkAt = 2L * charged;
+                }
+            }
             if (s[i] != '%') {
                 out.write(s[i++]);
                 continue;
