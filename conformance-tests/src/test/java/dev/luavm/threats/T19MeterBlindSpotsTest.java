@@ -205,6 +205,19 @@ class T19MeterBlindSpotsTest {
     }
 
     @Test
+    void searchpathNeverAssemblesAMessageBeyondTheCap() {
+        // 1,000 templates, each naming a 1 MiB module name: a 1 GiB "no file" message
+        dev.luavm.Capabilities caps = dev.luavm.Capabilities.standard().toBuilder().bundle("package").build();
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            try (Sandbox sb = ThreatSupport.VM.sandbox(caps, CAP64)) {
+                LuaLimitException e = assertThrows(LuaLimitException.class, () -> sb.eval(
+                        "return package.searchpath(string.rep('n', 1 << 20), string.rep('?;', 1000))"));
+                assertEquals(Limit.MEMORY, e.limit());
+            }
+        });
+    }
+
+    @Test
     void osDateOutputIsChargedAsItGrows() {
         // '%c' writes 24 bytes per 2 format bytes: a 16 MiB format would build 192 MiB
         assertLimit(Limit.MEMORY, CAP64, "return #os.date(string.rep('%c', 8 << 20), 0)");
