@@ -263,7 +263,7 @@ class T20LateLimitsTest {
                 for (int trial = 0; trial < trials; trial++) {
                     // the canceller waits for the run to start, then lets it go on for a while
                     // that sweeps across the run's length, so cancels land before, at and after its end
-                    int spins = trial % 50 * 6;
+                    int spins = trial % 50 * 100;
                     java.util.concurrent.atomic.AtomicBoolean over = new java.util.concurrent.atomic.AtomicBoolean();
                     Thread canceller = new Thread(() -> {
                         while (!sb.isRunning() && !over.get()) Thread.onSpinWait();
@@ -273,7 +273,7 @@ class T20LateLimitsTest {
                     canceller.start();
                     Limit first;
                     try {
-                        first = outcome(sb, "local s = 0 for i = 1, 1000 do s = s + i end return s", 500500L);
+                        first = outcome(sb, "local s = 0 for i = 1, 20000 do s = s + i end return s", 200010000L);
                     } finally {
                         over.set(true);
                     }

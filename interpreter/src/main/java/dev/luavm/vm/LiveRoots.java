@@ -21,9 +21,9 @@ import java.util.function.Consumer;
  * it). Slots above belong to frames that returned. As the atomic phase of PUC's collector
  * clears a thread's stack above its top, the walk counts only the live part and clears the rest,
  * and clears the references of the frame objects above {@code nframes} and of the coroutine's
- * spare builtin context: what the walk did not count, the JVM no longer keeps. Every VM path that puts values above the live top first
- * raises {@code top} or pushes the frame that covers them, and charges memory (which may start
- * a walk) only before writing or after covering them.
+ * spare builtin context: what the walk did not count, the JVM no longer keeps. Every VM path
+ * that puts values above the live top first raises {@code top} or pushes the frame that covers
+ * them, and charges memory (which may start a walk) only before writing or after covering them.
  */
 public final class LiveRoots {
     private LiveRoots() {}
