@@ -19,10 +19,10 @@ import java.util.function.Consumer;
  * The API's one adapter to the VM ({@link LuaState}): everything {@link Sandbox} asks of the
  * interpreter goes through here, and the VM's signals become the API's exceptions here.
  *
- * <p>The VM's {@link GasMeter} is per state and its termination is final: once a run has ended
- * by gas, time, output or cancellation, every later call ends the same way at once (no Lua code
- * runs after a termination). Gas is therefore a budget for the sandbox's whole life; the
- * deadline is set afresh for each run.
+ * <p>The VM's {@link GasMeter} is per state. Gas is a budget for the sandbox's whole life: once
+ * a run has ended by gas, every later call ends the same way at once. Time, output and
+ * cancellation end one run: {@link #startRun} clears them, sets the deadline afresh and the
+ * next run starts clean on the state the script left.
  */
 final class Engine {
     private final LuaState state;
@@ -68,8 +68,12 @@ final class Engine {
         gas.charge(units);
     }
 
-    /** Starts a run: its deadline is {@code timeout} from now on the host clock. */
+    /**
+     * Starts a run: clears the previous run's end by time, output or cancellation and any
+     * cancel flag left over; its deadline is {@code timeout} from now on the host clock.
+     */
     void startRun(Duration timeout) {
+        gas.startRun();
         gasAtRunStart = gas.used();
         // compared first: toNanos() throws for timeouts past ~292 years (Limits.unlimited()),
         // and an exception per run costs more than the whole run of a small chunk

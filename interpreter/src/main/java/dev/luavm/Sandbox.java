@@ -31,10 +31,13 @@ import java.util.regex.Pattern;
  * <h2>Runs</h2>
  * Each {@link #eval}, {@link #run} or {@link #call} is a <em>run</em>. The time limit and the
  * output limit apply to each run; the gas limit and the memory limit (the Lua heap persists
- * between runs) apply to the sandbox's whole life. A run ended by gas, time, output or
- * cancellation <em>spends</em> the sandbox: the script was stopped at an arbitrary point, so
- * every later run ends at once with the same {@link LuaLimitException} and no Lua code ever runs
- * in it again. Memory and depth errors are ordinary Lua errors and leave the sandbox usable.
+ * between runs) apply to the sandbox's whole life. A run ended by time, output or cancellation
+ * ends that run only: no Lua code of it runs after the end ({@code pcall} cannot catch it), and
+ * the next run starts with fresh time and output budgets on the state the script left
+ * (globals keep what was stored; coroutines the run left running are dead). A run ended by gas
+ * <em>spends</em> the sandbox: the budget is gone, so every later run ends at once with
+ * {@link LuaLimitException.Limit#GAS}. Memory and depth errors are ordinary Lua errors and leave
+ * the sandbox usable.
  * Results come back as Java values (see
  * {@link ValueConverter} for the rules; in short: integers Long, floats Double, strings String
  * (byte[] when not UTF-8), sequences List, other tables Map, functions {@link LuaHandle}).
@@ -42,9 +45,11 @@ import java.util.regex.Pattern;
  * <h2>Threads</h2>
  * A sandbox is used by one thread at a time; a second thread calling in while a run is in
  * progress gets an {@link IllegalStateException}. {@link #cancel()} and {@link #close()} may be
- * called from any thread: cancel ends the run in progress promptly wherever it is (a loop, a
- * pattern match, a sort, a host function: the latter is interrupted) with
- * {@link LuaLimitException.Limit#CANCELLED}; when no run is in progress it does nothing.
+ * called from any thread. Cancellation is per run: a cancel while a run is in progress ends that
+ * run promptly wherever it is (a loop, a pattern match, a sort, a host function: the latter is
+ * interrupted) with {@link LuaLimitException.Limit#CANCELLED}, unless the run finishes first
+ * (then the cancel is dropped); a cancel while no run is in progress ends the next run, at its
+ * start, and only that one. After a cancelled run the sandbox is usable again.
  *
  * <h2>Output</h2>
  * {@code print} writes to the {@link OutputSink} chosen with {@link Builder#output}; by default
@@ -73,6 +78,8 @@ public final class Sandbox implements AutoCloseable {
     /** the thread in a run, or null (guarded by runLock) */
     private Thread runner;
     private volatile boolean closed;
+    /** a cancel() that came while no run was in progress, for the next run (guarded by runLock) */
+    private boolean cancelPending;
     /** set when the sandbox may be inconsistent (a Java error escaped the VM); it then refuses to run */
     private volatile String broken;
     private Usage usage = new Usage(0, 0, 0, 0, Duration.ZERO);
@@ -212,13 +219,20 @@ public final class Sandbox implements AutoCloseable {
                 throw new IllegalStateException(runner == me ? "sandbox is already running (re-entrant call)"
                         : "sandbox is in use by another thread");
             }
+            // under the lock, so a cancel() lands either before this run (pending) or during it
+            if (cancelPending) {
+                cancelPending = false;
+                if (buffer != null) buffer.reset();
+                usage = new Usage(0, meter.current(), meter.peak(), 0, Duration.ZERO);
+                throw new LuaLimitException(LuaLimitException.Limit.CANCELLED);
+            }
             gateway.reset();
+            engine.startRun(limits.timeout());
             runner = me;
         }
         if (buffer != null) buffer.reset();
         long start = System.nanoTime();
         env.startRun(limits.outputBytes(), () -> { throw engine.terminate(LuaLimitException.Limit.OUTPUT); });
-        engine.startRun(limits.timeout());
         try {
             Object fn = target.get();
             Object[] luaArgs = converter.toLuaAll(Arrays.asList(args));
@@ -299,13 +313,18 @@ public final class Sandbox implements AutoCloseable {
     // ------------------------------------------------------------------ control
 
     /**
-     * Ends the run in progress as soon as the VM reaches a safepoint (a loop, a call, a charge of
-     * library work) or, inside a host function, by interrupting it. Any thread; no effect when
-     * the sandbox is idle.
+     * Ends the run in progress with {@link LuaLimitException.Limit#CANCELLED} as soon as the VM
+     * reaches a safepoint (a loop, a call, a charge of library work) or, inside a host function,
+     * by interrupting it; a run that finishes before then returns normally and the cancel is
+     * dropped. When no run is in progress, the next run ends at its start instead (a cancel that
+     * arrives just before a run still stops it), and only that run. Any thread.
      */
     public void cancel() {
         synchronized (runLock) {
-            if (runner == null) return;
+            if (runner == null) {
+                cancelPending = !closed;
+                return;
+            }
             engine.cancel();
             gateway.cancel();
         }

@@ -14,8 +14,8 @@ import java.nio.charset.StandardCharsets;
  * The interactive loop, as {@code lua.c}'s: prompt {@code > }; a line that is an expression
  * list has its values printed (through the global {@code print}); a statement that is not yet
  * complete continues with {@code >> }; errors are printed without the program-name prefix and
- * the loop goes on. Each entry is one run, with fresh time and output budgets (gas is the
- * session's; after a limit ends a run, every later entry reports the same limit).
+ * the loop goes on. Each entry is one run, with fresh time and output budgets; gas is the
+ * session's (once it is spent, every later entry reports the gas limit).
  */
 final class Repl {
     private final LuaVM vm;

@@ -18,8 +18,10 @@ import java.util.function.LongSupplier;
  * (or at the limit) it takes the slow path, which polls the cancellation flag (a volatile set
  * from any thread by {@link #cancel()}) and the clock. Exhaustion, timeout and cancellation
  * throw {@link LuaTermination}, which no Lua construct can catch; once thrown, the meter stays
- * {@linkplain #terminated() terminated} and every later charge throws again, so no Lua code runs
- * after the end (no error handler, no {@code __gc}).
+ * {@linkplain #terminated() terminated} and every later charge throws again, so no Lua code of
+ * that run runs after the end (no error handler, no {@code __gc}). Gas is a budget for the
+ * meter's whole life; time, output and cancellation end one run: {@link #startRun()} clears
+ * them (and the cancel flag) for the next run, while a GAS termination stays for good.
  */
 public final class GasMeter {
     /** Units between two polls of the cancel flag and the clock. */
@@ -79,6 +81,19 @@ public final class GasMeter {
         terminated = reason;
         nextCheck = 0;
         return new LuaTermination(reason);
+    }
+
+    /**
+     * Starts a run: clears the cancel flag and a termination by time, output or cancellation,
+     * which ended the previous run only; a GAS termination stays (the budget is spent). The next
+     * charge polls at once.
+     */
+    public void startRun() {
+        cancelled = false;
+        if (terminated != LuaTermination.Reason.GAS) {
+            terminated = null;
+            nextCheck = used;
+        }
     }
 
     /** Ends the run from outside (any thread): the sandbox stops at its next safepoint. */

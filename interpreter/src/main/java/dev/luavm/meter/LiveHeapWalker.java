@@ -25,14 +25,22 @@ import java.util.function.Consumer;
  *   closure      CLOSURE_HEADER + REF per upvalue
  *   upvalue      UPVALUE
  *   userdata     USERDATA
+ *   builtin      {@link Builtin#estimatedBytes()}, and the Lua values it reports through
+ *                {@link Builtin#forEachReference} are walked: a gmatch iterator's subject and
+ *                pattern, a coroutine.wrap function's coroutine. Library builtins, shared by
+ *                every sandbox, report nothing and weigh 0
  *   prototype    (shared compiled code) not counted, but its constants and nested prototypes are
  *                walked, so strings held only by code are counted once
- *   numbers, booleans, builtins   nothing: immediate or shared by every sandbox
+ *   numbers, booleans   nothing: immediate values
  * </pre>
  * Objects the walker does not know (coroutines, VM frames) are handed to an {@link Extension}
- * supplied by the VM. The walk is iterative (an explicit work stack), so no heap shape can
- * overflow the Java stack, and it depends only on the Lua object graph, so the figure is the
- * same on every JVM.
+ * supplied by the VM ({@code dev.luavm.vm.LiveRoots}). It counts a coroutine's registers only up
+ * to the top of its live frames and its frames only below the frame count: what returned frames
+ * left behind is not held by the script. Like the atomic phase of PUC's collector, which clears
+ * a thread's stack above its top, the extension also clears those dead slots and the references
+ * of popped frames as it goes, so the JVM does not keep what the walk did not count. The walk is
+ * iterative (an explicit work stack), so no heap shape can overflow the Java stack, and it
+ * depends only on the Lua object graph, so the figure is the same on every JVM.
  */
 public final class LiveHeapWalker implements MemoryMeter.LiveSizer {
     /** Sizes and expands objects of types the walker does not know. */
@@ -103,7 +111,10 @@ public final class LiveHeapWalker implements MemoryMeter.LiveSizer {
             push.accept(u.getMetatable());
             return Sizes.USERDATA;
         }
-        if (o instanceof Builtin) return 0;
+        if (o instanceof Builtin b) {
+            b.forEachReference(push);
+            return b.estimatedBytes();
+        }
         long size = extension == null ? -1 : extension.visit(o, push);
         if (size < 0) throw new IllegalStateException("live heap walk met an unknown object: " + o.getClass().getName());
         return size;

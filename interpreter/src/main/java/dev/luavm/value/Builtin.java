@@ -2,6 +2,8 @@ package dev.luavm.value;
 
 import dev.luavm.lib.CallContext;
 
+import java.util.function.Consumer;
+
 /**
  * A function written in Java and callable from Lua: a library function or a host function.
  *
@@ -11,8 +13,13 @@ import dev.luavm.lib.CallContext;
  * every argument has been read and every callback into Lua has returned: results overwrite the
  * argument slots.
  *
- * <p>Builtins are immutable and may be shared by every sandbox in the JVM; per-sandbox state
- * (globals, meters, the string metatable, the random generator) is reached through the context.
+ * <p>Library builtins are immutable and may be shared by every sandbox in the JVM; per-sandbox
+ * state (globals, meters, the string metatable, the random generator) is reached through the
+ * context. A builtin made per call that holds Lua values (a {@code string.gmatch} iterator and
+ * its subject, a {@code coroutine.wrap} function and its coroutine) belongs to one sandbox and
+ * must report those values through {@link #forEachReference} and its own size through
+ * {@link #estimatedBytes}, so the live-heap walk sees everything a script can reach through it
+ * (VM rule 2). Shared builtins hold no Lua value and keep the defaults: nothing, 0 bytes.
  */
 public abstract non-sealed class Builtin extends LuaFunction {
     /** the name used in error messages when no better name is known ("insert") */
@@ -29,7 +36,26 @@ public abstract non-sealed class Builtin extends LuaFunction {
     /** Runs the function; returns the number of results placed through {@code c}. */
     public abstract int call(CallContext c);
 
-    /** A builtin from a lambda, for the many one-liners of the standard library. */
+    /**
+     * Hands every Lua value this builtin holds to {@code visitor} (for the live-heap walk). A
+     * builtin that captures Lua values must override this; shared library builtins hold none.
+     */
+    public void forEachReference(Consumer<Object> visitor) {
+    }
+
+    /**
+     * Bytes accounted to this builtin object itself, as charged when it was made (its referenced
+     * values are sized separately); 0 for builtins shared by every sandbox.
+     */
+    public long estimatedBytes() {
+        return 0;
+    }
+
+    /**
+     * A builtin from a lambda, for the many one-liners of the standard library. The walk cannot
+     * see inside a lambda, so {@code body} must capture no Lua value: a builtin that holds one
+     * is a subclass overriding {@link #forEachReference}.
+     */
     public static Builtin of(String qualifiedName, Body body) {
         return new Builtin(qualifiedName) {
             @Override

@@ -5,7 +5,9 @@ import dev.luavm.value.LuaClosure;
 
 /**
  * One activation on a coroutine's frame stack. Frame objects are allocated once per depth and
- * reused (VM rule 3): a call fills the next slot, a return just lowers {@code nframes}.
+ * reused (VM rule 3): a call fills the next slot, a return lowers {@code nframes} and clears the
+ * popped frame's references ({@link #clearRefs}), so a returned frame keeps no closure, builtin
+ * or handler alive (the live-heap walk also clears any it finds above {@code nframes}).
  *
  * <p>Two kinds of frames exist. A {@link #LUA} frame runs a closure: its registers are
  * {@code stack[base .. base+maxStackSize)}, its function sits at {@code stack[func]} and its
@@ -65,6 +67,7 @@ final class CallFrame {
     /** markers: the coroutine's {@code metaDepth} when pushed, restored when an error unwinds here */
     int savedMetaDepth;
 
+    /** Drops what a popped frame references. */
     void clearRefs() {
         closure = null;
         builtin = null;

@@ -204,7 +204,7 @@ final class Calls {
             n = co.top - func;
         }
         m.failed = false;
-        m.handler = null;
+        m.clearRefs();
         co.nframes--;
         moveResults(co, src, n, func, m.nresults);
         int fl = m.flags;
@@ -248,6 +248,7 @@ final class Calls {
         co.stack = new Object[0];
         co.frames = new CallFrame[0];
         co.nframes = 0;
+        co.spareCtx = null; // its last builtin (a gmatch iterator, say) must not outlive the coroutine
     }
 
     /** Copies values into the top marker of {@code r} and makes {@code r} current. */
@@ -308,20 +309,22 @@ final class Calls {
                 }
                 if ((f.flags & CallFrame.FRESH) != 0) {
                     co.closeUpvalues(f.func);
-                    co.nframes = i;
+                    co.popFrames(i);
                     co.top = f.func;
                     return e;
                 }
             }
             // the error left the coroutine's body: the coroutine dies
-            co.closeUpvalues(0);
-            co.nframes = 0;
-            co.metaDepth = 0;
-            co.top = 0;
-            co.status = Coroutine.Status.DEAD;
             Coroutine r = co.resumer;
+            if (co.isMain()) {
+                co.closeUpvalues(0);
+                co.popFrames(0);
+                co.metaDepth = 0;
+                co.top = 0;
+            } else {
+                co.die();
+            }
             if (r == null) return e;
-            co.resumer = null;
             st.current = r;
             r.status = Coroutine.Status.RUNNING;
             CallFrame rm = r.frames[r.nframes - 1];
@@ -330,7 +333,7 @@ final class Calls {
                 return null;
             }
             // coroutine.wrap: the error continues in the resumer, with the caller's position
-            r.nframes--;
+            r.popFrames(r.nframes - 1);
             r.top = rm.func;
             if (e.value() instanceof LuaString s) {
                 LuaError pe = new LuaError(LuaString.ofLatin1(DebugInfo.where(r.topFrame()) + s.toLatin1()));
@@ -340,7 +343,7 @@ final class Calls {
             if ((rm.flags & CallFrame.FRESH) != 0) return e;
             if ((rm.flags & CallFrame.BOTTOM) != 0) {
                 // a wrap function as a coroutine body: the error leaves that coroutine too
-                r.nframes = 0;
+                r.popFrames(0);
                 continue;
             }
         }
@@ -350,7 +353,7 @@ final class Calls {
     static void failMarker(Coroutine co, int m, Object value) {
         CallFrame mk = co.frames[m];
         co.closeUpvalues(mk.func + 1);
-        co.nframes = m + 1;
+        co.popFrames(m + 1);
         co.nny -= mk.handlerNny; // the handler frames above are gone
         mk.handlerNny = 0;
         co.metaDepth = mk.savedMetaDepth;

@@ -11,7 +11,10 @@ import dev.luavm.value.Upvalue;
  * {@code frames[0 .. nframes)} are reusable {@link CallFrame} objects; {@code stack} holds every
  * register of every frame, one growable array as in PUC. Both start small and double on demand,
  * charging the memory meter first. Open upvalues form a list sorted by decreasing stack index;
- * when the stack is reallocated they are repointed to the new array.
+ * when the stack is reallocated they are repointed to the new array. Popped frames drop their
+ * references ({@link #popFrames}); registers above the live frames are cleared by the memory
+ * walk ({@link LiveRoots}), and a dead coroutine drops its stacks ({@link #die}), so nothing a
+ * returned call or a finished coroutine held stays reachable from here.
  *
  * <p>The main coroutine of a {@link LuaState} is never suspended; it runs Java entries into Lua.
  */
@@ -140,6 +143,33 @@ public final class Coroutine {
             u = next;
         }
         openUpvals = u;
+    }
+
+    /**
+     * Pops the frames above depth {@code n}, clearing what they reference (closure, builtin,
+     * handler) so neither the memory walk nor the JVM keeps what returned frames held.
+     */
+    void popFrames(int n) {
+        CallFrame[] fs = frames;
+        for (int i = n; i < nframes; i++) fs[i].clearRefs();
+        nframes = n;
+    }
+
+    /**
+     * Ends this coroutine for good (its body returned, or an error or a run's termination left
+     * it): closes its open upvalues, so closures keep their values, and drops its stacks.
+     */
+    void die() {
+        closeUpvalues(0);
+        status = Status.DEAD;
+        resumer = null;
+        body = null;
+        nframes = 0;
+        metaDepth = 0;
+        top = 0;
+        stack = new Object[0];
+        frames = new CallFrame[0];
+        spareCtx = null;
     }
 
     /** The running frame, or null for a coroutine that has none. */

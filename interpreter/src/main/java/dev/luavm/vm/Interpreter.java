@@ -552,6 +552,7 @@ final class Interpreter {
                                 for (; j < want; j++) stack[dst + j] = null;
                             }
                             co.nframes--;
+                            f.closure = null; // a returned frame keeps nothing alive (threat T19)
                             if ((f.flags & CallFrame.SPECIAL) != 0 && Calls.finishSpecial(st, co, f)) {
                                 meter.charge(gas);
                                 return;

@@ -81,13 +81,23 @@ final class Intrinsics {
         }
     };
 
-    /** The function returned by coroutine.wrap. */
+    /** The function returned by coroutine.wrap: it holds its coroutine, and reports it to the memory walk. */
     static final class WrapFn extends VmBuiltin {
         final Coroutine co;
 
         WrapFn(Coroutine co) {
             super("wrap");
             this.co = co;
+        }
+
+        @Override
+        public void forEachReference(java.util.function.Consumer<Object> visitor) {
+            visitor.accept(co);
+        }
+
+        @Override
+        public long estimatedBytes() {
+            return Sizes.CLOSURE_HEADER;
         }
 
         @Override
@@ -213,10 +223,13 @@ final class Intrinsics {
             String pos = DebugInfo.where(x.st.current, (int) Math.min(level, Integer.MAX_VALUE));
             if (!pos.isEmpty()) {
                 byte[] p = pos.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-                byte[] out = new byte[p.length + s.length()];
+                long n = (long) p.length + s.length();
+                c.memory().charge(Sizes.string(n)); // before the copy: the message may be huge
+                c.chargeGas(1 + (n + 7) / 8);
+                if (n > Integer.MAX_VALUE - 16) throw new LuaError(LuaString.of("not enough memory"));
+                byte[] out = new byte[(int) n];
                 System.arraycopy(p, 0, out, 0, p.length);
                 System.arraycopy(s.bytesUnsafe(), 0, out, p.length, s.length());
-                c.memory().charge(Sizes.string(out.length));
                 v = LuaString.wrap(out);
             }
         }

@@ -171,7 +171,8 @@ public final class LuaState {
     /**
      * Calls a Lua value from the host. Errors come out as {@link LuaError} carrying the Lua
      * value and, when nothing in Lua caught them, a Lua traceback; gas, time, cancellation and
-     * output limits come out as {@link LuaTermination}, after which the state runs no more Lua.
+     * output limits come out as {@link LuaTermination}, after which the state runs no more Lua
+     * until the gas meter starts a new run ({@link GasMeter#startRun()}; never after GAS).
      */
     public Object[] call(Object fn, Object... args) {
         checkAlive();
@@ -196,11 +197,25 @@ public final class LuaState {
         if (gas.terminated() != null) throw new LuaTermination(gas.terminated());
     }
 
+    /**
+     * After a run ended by a limit: the coroutines it left running or normal can never go on,
+     * so they end as after an error (dead, upvalues closed); the main coroutine is emptied, its
+     * open upvalues closed (closures the run stored keep their values), ready for the next run.
+     */
     private void resetAfterTermination() {
+        for (Coroutine co = current; co != null && co != mainCoroutine; ) {
+            Coroutine r = co.resumer;
+            co.die();
+            co = r;
+        }
         current = mainCoroutine;
         javaDepth = 0;
         runningBuiltin = null;
-        mainCoroutine.nframes = 0;
+        handlerRaiser = null;
+        mainCoroutine.closeUpvalues(0);
+        mainCoroutine.popFrames(0);
+        mainCoroutine.status = Coroutine.Status.RUNNING;
+        mainCoroutine.resumeDepth = 0;
         mainCoroutine.metaDepth = 0;
         mainCoroutine.top = 0;
         mainCoroutine.nny = 0;
@@ -330,45 +345,14 @@ public final class LuaState {
 
     // ---- live-heap walk (for MemoryMeter's LiveSizer, see dev.luavm.meter.LiveHeapWalker)
 
-    /** Pushes every root of this sandbox: globals, registry, type metatables, running coroutines. */
+    /** Pushes every root of this sandbox (see {@link LiveRoots#push}). */
     public void pushRoots(java.util.function.Consumer<Object> push) {
-        push.accept(globals);
-        push.accept(registry);
-        push.accept(stringMeta);
-        push.accept(numberMeta);
-        push.accept(booleanMeta);
-        push.accept(nilMeta);
-        push.accept(functionMeta);
-        push.accept(threadMeta);
-        push.accept(mainCoroutine);
-        for (Coroutine co = current; co != null; co = co.resumer) push.accept(co);
+        LiveRoots.push(this, push);
     }
 
-    /**
-     * Sizes a VM object the generic walker does not know (a coroutine, a wrap function) and
-     * pushes what it references; -1 for anything else.
-     */
+    /** Sizes a VM object the generic walker does not know (see {@link LiveRoots#visit}); -1 for anything else. */
     public long visitVmObject(Object o, java.util.function.Consumer<Object> push) {
-        if (o instanceof Coroutine co) {
-            push.accept(co.body);
-            push.accept(co.resumer);
-            int live = co.top;
-            for (int i = 0; i < co.nframes; i++) {
-                CallFrame f = co.frames[i];
-                push.accept(f.closure);
-                push.accept(f.handler);
-                if (f.kind == CallFrame.LUA) live = Math.max(live, f.base + f.closure.proto.maxStackSize);
-            }
-            live = Math.min(live, co.stack.length);
-            for (int i = 0; i < live; i++) push.accept(co.stack[i]);
-            for (dev.luavm.value.Upvalue u = co.openUpvals; u != null; u = u.nextOpen) push.accept(u);
-            return co.estimatedBytes();
-        }
-        if (o instanceof Intrinsics.WrapFn w) {
-            push.accept(w.co);
-            return dev.luavm.meter.Sizes.CLOSURE_HEADER;
-        }
-        return -1;
+        return LiveRoots.visit(o, push);
     }
 
     // ---- control

@@ -387,6 +387,11 @@ final class Meta {
         if (v instanceof LuaString s) return s;
         if (v instanceof Long l) return LuaNumbers.toLuaString(l);
         if (v instanceof Double d) return LuaNumbers.toLuaString(d);
+        // "NAME: 0x..." with a script-chosen __name of any length: charged before it is built
+        LuaTable mt = v instanceof LuaTable || v instanceof Userdata ? metatable(st, v) : null;
+        long n = (mt != null && mt.getStr(NAME) instanceof LuaString ns ? ns.length() : 8) + 12;
+        st.memory.charge(Sizes.string(n));
+        if (n > 64) st.gas.charge(n / 8); // a short name stays in the call's base cost
         String kind = typeName(st, v);
         return LuaString.ofLatin1(kind + ": 0x" + String.format("%08x", System.identityHashCode(v)));
     }

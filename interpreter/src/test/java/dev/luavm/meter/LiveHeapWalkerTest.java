@@ -1,5 +1,7 @@
 package dev.luavm.meter;
 
+import dev.luavm.lib.CallContext;
+import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
 import org.junit.jupiter.api.Test;
@@ -54,5 +56,33 @@ class LiveHeapWalkerTest {
                 root.putInt(i + 1, LuaString.of("k".repeat(10_000)));
             }
         });
+    }
+
+    @Test
+    void builtinsAreSizedAndTheirReferencesWalked() {
+        MemoryMeter meter = new MemoryMeter(1 << 30);
+        LuaTable root = new LuaTable(meter);
+        LuaString held = LuaString.of("h".repeat(1000));
+        Builtin holder = new Builtin("holder") {
+            @Override
+            public int call(CallContext c) {
+                return 0;
+            }
+
+            @Override
+            public void forEachReference(java.util.function.Consumer<Object> visitor) {
+                visitor.accept(held);
+            }
+
+            @Override
+            public long estimatedBytes() {
+                return 48;
+            }
+        };
+        Builtin shared = Builtin.of("shared", c -> 0);
+        root.putInt(1, holder);
+        root.putInt(2, shared);
+        long expected = root.estimatedBytes() + 48 + Sizes.string(1000); // the shared builtin weighs 0
+        assertEquals(expected, new LiveHeapWalker(push -> push.accept(root), null).liveBytes());
     }
 }

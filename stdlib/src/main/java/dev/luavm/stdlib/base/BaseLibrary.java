@@ -11,7 +11,6 @@ import dev.luavm.value.LuaNumbers;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
 import dev.luavm.value.LuaValues;
-import java.io.ByteArrayOutputStream;
 
 /**
  * The basic functions of Lua 5.3 ({@code lbaselib.c}) minus what a sandbox must not have:
@@ -83,27 +82,36 @@ public final class BaseLibrary implements Library {
 
     private static final LuaString TOSTRING_NAME = LuaString.of("tostring");
 
+    /**
+     * Like 5.3's print: each argument through the current global {@code tostring}, written as it
+     * comes (see {@link PrintLine}), so output made before an error or by a {@code __tostring}
+     * keeps 5.3's order.
+     */
     static final Builtin PRINT = Builtin.of("print", c -> {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        // like 5.3's print, convert through whatever the global 'tostring' is now
         Object tostring = c.index(c.globals(), TOSTRING_NAME);
+        PrintLine out = new PrintLine(c);
+        c.chargeGas(1);
         for (int i = 1; i <= c.nargs(); i++) {
+            Object v = c.arg(i);
             LuaString s;
-            if (tostring == BaseLibrary.TOSTRING) {
-                s = c.toStringMeta(c.arg(i));
+            if (tostring == BaseLibrary.TOSTRING && c.getMetatable(v) == null) {
+                s = c.toStringMeta(v); // no metatable: runs no Lua code
             } else {
-                Object r = c.call1(tostring, c.arg(i));
-                if (r instanceof LuaString str) s = str;
-                else if (r instanceof Long || r instanceof Double) s = c.toStringMeta(r);
-                else throw c.error("'tostring' must return a string to 'print'");
+                out.flush(); // what came before is written before Lua code runs, as in 5.3
+                if (tostring == BaseLibrary.TOSTRING) {
+                    s = c.toStringMeta(v);
+                } else {
+                    Object r = c.call1(tostring, v);
+                    if (r instanceof LuaString str) s = str;
+                    else if (r instanceof Long || r instanceof Double) s = c.toStringMeta(r);
+                    else throw c.error("'tostring' must return a string to 'print'");
+                }
             }
-            if (i > 1) out.write('\t');
-            c.chargeGas(1 + s.length() / 64);
-            out.write(s.bytesUnsafe(), 0, s.length());
+            if (i > 1) out.add((byte) '\t');
+            out.add(s);
         }
-        out.write('\n');
-        byte[] bytes = out.toByteArray();
-        c.host().write(bytes, 0, bytes.length);
+        out.add((byte) '\n');
+        out.flush();
         return 0;
     });
 

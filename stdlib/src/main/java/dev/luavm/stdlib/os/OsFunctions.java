@@ -110,6 +110,8 @@ final class OsFunctions {
 
     /** Gas per conversion: its output, at most 32 bytes (a {@code %c} of a far year), by the byte rule. */
     private static final long CONVERSION_GAS = 4;
+    /** Output size of {@code os.date} at which the buffer is first checked against the memory cap. */
+    private static final int DATE_CHUNK = 1 << 16;
 
     /** {@code os.date([format [, time]])} */
     static int date(CallContext c) {
@@ -128,7 +130,14 @@ final class OsFunctions {
         }
         ByteWork work = ByteWork.upTo(c, end - i); // the format, read and copied once
         ByteArrayOutputStream out = new ByteArrayOutputStream();
+        long checkAt = DATE_CHUNK;
         while (i < end) {
+            // the output so far (up to 32 bytes per conversion, paid for above) must fit in memory
+            // beside what the script holds: checked each time it doubles
+            if (out.size() >= checkAt) {
+                c.memory().charge(out.size());
+                checkAt = 2L * out.size();
+            }
             if (s[i] != '%') { // a literal run, copied at once
                 int j = i;
                 while (j < end && s[j] != '%') {

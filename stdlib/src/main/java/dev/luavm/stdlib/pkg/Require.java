@@ -39,6 +39,7 @@ final class Require {
             throw c.error("'package.searchers' must be a table");
         }
         StringBuilder msg = new StringBuilder();
+        long checkAt = 1 << 16;
         for (long i = 1; ; i++) {
             Object searcher = searchers.getInt(i);
             if (searcher == null) { // no more searchers
@@ -50,6 +51,14 @@ final class Require {
             Object loader = r.length > 0 ? r[0] : null;
             if (loader instanceof LuaFunction) return new Object[] {loader, r.length > 1 ? r[1] : null};
             if (loader instanceof LuaString s) {
+                // the searchers are the script's, and may return one huge message many times: the
+                // whole message so far must fit in memory beside what the script holds (checked
+                // each time it doubles, so the checks cost O(log n)); each piece pays its bytes
+                long len = (long) msg.length() + s.length();
+                if (len >= checkAt) {
+                    c.memory().charge(len);
+                    checkAt = 2 * len;
+                }
                 c.chargeBytes(s.length()); // copied into the message
                 msg.append(s); // searcher returned an error message
             } else if (loader instanceof Long || loader instanceof Double) {

@@ -23,6 +23,7 @@ final class SearchPath {
         if (sep.length > 0) name = replace(c, name, sep, rep); // replace it by the directory separator
         ByteArrayOutputStream msg = new ByteArrayOutputStream();
         byte[] mark = {'?'};
+        long checkAt = 1 << 16;
         int i = 0;
         while (true) {
             while (i < path.length && path[i] == ';') i++; // skip separators
@@ -33,6 +34,12 @@ final class SearchPath {
             byte[] filename = replace(c, Arrays.copyOfRange(path, i, l), mark, name);
             long size = (long) msg.size() + filename.length + 12;
             c.memory().charge(filename.length + 12L);
+            // the message is not yet a Lua value the memory walk sees: the whole of it must fit
+            // beside what the script holds (checked as it doubles)
+            if (size >= checkAt) {
+                c.memory().charge(size);
+                checkAt = 2 * size;
+            }
             if (size > Integer.MAX_VALUE - 64) throw c.error("not enough memory");
             msg.writeBytes("\n\tno file '".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             msg.writeBytes(filename);

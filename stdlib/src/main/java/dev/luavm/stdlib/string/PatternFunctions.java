@@ -114,7 +114,7 @@ final class PatternFunctions {
     private static int gmatch(CallContext c) {
         LuaString s = c.checkString(1);
         LuaString p = c.checkString(2);
-        c.memory().charge(Sizes.CLOSURE_HEADER + 4 * Sizes.REF);
+        c.memory().charge(GmatchIterator.BYTES);
         return c.ret(new GmatchIterator(s, p));
     }
 
@@ -122,9 +122,13 @@ final class PatternFunctions {
      * The function {@code gmatch} returns. Unlike the shared library builtins it has state (the
      * next position and the end of the last match), so every {@code gmatch} call makes its own.
      * As in PUC, {@code ^} is not an anchor here, and an empty match right after the previous
-     * match is skipped.
+     * match is skipped. It holds its subject and pattern, so it reports them to the live-heap
+     * walk: an iterator kept alive keeps its subject counted.
      */
     static final class GmatchIterator extends Builtin {
+        /** what {@code gmatch} charges for one iterator: header, two references, two positions */
+        static final long BYTES = Sizes.CLOSURE_HEADER + 4 * Sizes.REF;
+
         private final LuaString subject;
         private final LuaString pattern;
         private int next;
@@ -134,6 +138,17 @@ final class PatternFunctions {
             super("gmatch_aux");
             this.subject = subject;
             this.pattern = pattern;
+        }
+
+        @Override
+        public void forEachReference(java.util.function.Consumer<Object> visitor) {
+            visitor.accept(subject);
+            visitor.accept(pattern);
+        }
+
+        @Override
+        public long estimatedBytes() {
+            return BYTES;
         }
 
         @Override
