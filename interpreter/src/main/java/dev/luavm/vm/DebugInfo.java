@@ -265,6 +265,7 @@ public final class DebugInfo {
         StringBuilder sb = new StringBuilder();
         if (msg != null) sb.append(msg).append('\n');
         sb.append("stack traceback:");
+        if (level < 1) return sb.toString(); // no such level (lua_getstack fails), as lua5.3 prints it
         // collect the levels: the pending builtin, then frames top-down
         int nlev = co.nframes - (level - 1) + (pendingBuiltin != null ? 1 : 0);
         int shown = 0;
@@ -320,6 +321,9 @@ public final class DebugInfo {
     /** debug.traceback([msg [, level]]) for the coroutine running the builtin {@code c}. */
     public static String traceback(CallContext c, String msg, int level) {
         Ctx ctx = (Ctx) c;
+        // level 0 is debug.traceback itself, a C function, then its caller's levels
+        if (level < 0) return traceback(ctx.st, ctx.st.current, msg, 0, null, false);
+        if (level == 0) return traceback(ctx.st, ctx.st.current, msg, 1, c.callee(), true);
         Builtin raiser = level == 1 && ctx.caller == null ? ctx.st.handlerRaiser : null;
         return traceback(ctx.st, ctx.st.current, msg, level, raiser, true);
     }

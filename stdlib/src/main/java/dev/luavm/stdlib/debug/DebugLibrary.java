@@ -50,7 +50,8 @@ public final class DebugLibrary implements Library {
         LuaString ms = msg == null ? null : c.checkString(a);
         if (ms != null) c.chargeBytes(ms.length()); // the message is copied into the traceback
         String m = ms == null ? null : ms.toLatin1();
-        int level = (int) Math.max(0, Math.min(Integer.MAX_VALUE, c.optInteger(a + 1, co == null ? 1 : 0)));
+        // a negative level names no stack level: lua5.3 then lists none
+        int level = (int) Math.max(-1, Math.min(Integer.MAX_VALUE, c.optInteger(a + 1, co == null ? 1 : 0)));
         String tb = co == null ? DebugInfo.traceback(c, m, level) : DebugInfo.traceback(c, co, m, level);
         c.chargeBytes(tb.length() - (ms == null ? 0 : ms.length())); // the levels listed (at most 22 lines)
         return c.ret(c.newString(tb.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)));
