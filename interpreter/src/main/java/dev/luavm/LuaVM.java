@@ -35,7 +35,8 @@ import java.util.Set;
  * <ul>
  *   <li>{@link Capabilities}: what a sandbox may use; bundles are {@link Library} implementations
  *       found with {@link ServiceLoader} (the stdlib module), host functions are granted one by
- *       one and called through the one {@link dev.luavm.host.HostGateway};</li>
+ *       one and called through the one {@link dev.luavm.host.HostGateway}, governed by a
+ *       {@link HostCallPolicy} and written to an audit log ({@link dev.luavm.audit.AuditSink});</li>
  *   <li>{@link Limits}: gas (the VM's per-instruction costs, {@link dev.luavm.bytecode.OpCode#gas},
  *       plus library work), memory ({@link dev.luavm.meter.MemoryMeter} with the live-heap walk
  *       {@link dev.luavm.meter.LiveHeapWalker}), call depth, output, time;</li>

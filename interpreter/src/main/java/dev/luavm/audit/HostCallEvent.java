@@ -56,6 +56,9 @@ public record HostCallEvent(String sandbox, long run, long seq, String function,
 
     /** List.copyOf refuses nulls, but nil is a value: nil is kept as {@link AuditValues#NIL}. */
     private static List<Object> nullSafe(List<Object> l) {
+        boolean hasNull = false;
+        for (Object o : l) hasNull |= o == null;
+        if (!hasNull) return l;
         List<Object> out = new java.util.ArrayList<>(l.size());
         for (Object o : l) out.add(o == null ? AuditValues.NIL : o);
         return out;

@@ -99,7 +99,7 @@ public final class HostGateway {
 
     /** A Lua function that calls {@code grant} through this gateway. */
     public Builtin wrap(Capabilities.Grant grant) {
-        Counter counter = new Counter();
+        Counter counter = new Counter(grant);
         return Builtin.of(grant.path(), c -> invoke(grant, counter, c));
     }
 
@@ -110,9 +110,17 @@ public final class HostGateway {
 
     /** Calls of one grant that ran, in this sandbox and in its latest run (sandbox thread only). */
     private static final class Counter {
+        /** the declared parameter names, for the redactor */
+        final List<String> names;
         long run;
         long runCalls;
         long sandboxCalls;
+
+        Counter(Capabilities.Grant g) {
+            List<String> n = new ArrayList<>(g.params().size());
+            for (Param p : g.params()) n.add(p.name());
+            names = List.copyOf(n);
+        }
     }
 
     /** What the log will say about one call; filled in as the call proceeds. */
@@ -137,7 +145,7 @@ public final class HostGateway {
             rec.error = t.getMessage();
             throw t;
         } finally {
-            if (audit.enabled()) log(g, seq, gasAt, elapsed, rec);
+            if (audit.enabled()) log(g, counter.names, seq, gasAt, elapsed, rec);
         }
     }
 
@@ -317,9 +325,7 @@ public final class HostGateway {
         return error;
     }
 
-    private void log(Capabilities.Grant g, long seq, long gasAt, long elapsed, Record rec) {
-        List<String> names = new ArrayList<>(g.params().size());
-        for (Param p : g.params()) names.add(p.name());
+    private void log(Capabilities.Grant g, List<String> names, long seq, long gasAt, long elapsed, Record rec) {
         AuditValues.Bounded args = AuditValues.of(rec.args, g.redactor(), names, "#");
         AuditValues.Bounded results = AuditValues.of(rec.results, g.redactor(), List.of(), "return#");
         audit.hostCall(new HostCallEvent(sandboxName, audit.run(), seq, g.path(), g.safety(), args.values(), rec.verdict,
