@@ -159,7 +159,8 @@ public interface ArgConstraint {
             if (v instanceof Integer i) return (long) i;
             if (v instanceof Double d) {
                 Long l = LuaNumbers.floatToInteger(d);
-                return l != null ? l : d;
+                if (l != null) return l; // not a ?: expression, which would unbox both to double
+                return d;
             }
             return v;
         }
