@@ -154,7 +154,8 @@ public final class Sandbox implements AutoCloseable {
     public List<Object> evalAll(String chunkName, String code) {
         Objects.requireNonNull(code, "code");
         byte[] src = code.getBytes(StandardCharsets.UTF_8);
-        return execute(new RunSource("eval", LuaVM.displayName(chunkName), () -> Digests.sha256(src)), () -> engine.load(LuaVM.compile(chunkName, src, limits.sourceBytes(), engine::chargeCompileWork)),
+        return execute(new RunSource("eval", LuaVM.displayName(chunkName), () -> Digests.sha256(src)),
+                () -> engine.load(LuaVM.compile(chunkName, src, limits.sourceBytes(), engine::chargeCompileWork)),
                 new Object[0]);
     }
 

@@ -160,6 +160,19 @@ class PolicyTest {
         }
     }
 
+    @Test
+    void anOperatorThatFailsDenies() {
+        for (Operator broken : List.<Operator>of(r -> { throw new IllegalStateException("queue down"); }, r -> null,
+                r -> CompletableFuture.failedFuture(new RuntimeException("ui crashed")),
+                r -> CompletableFuture.completedFuture(Decision.ask(r2 -> null)))) {
+            try (Sandbox sb = sandbox(HostCallPolicy.ask(broken), new MemoryAuditSink())) {
+                LuaScriptException e = assertThrows(LuaScriptException.class, () -> sb.eval("t", "return mail.send('x')"));
+                assertTrue(e.getMessage().startsWith("t:1: permission denied: mail.send: the operator "), e.getMessage());
+            }
+        }
+        assertEquals(0, sent.get());
+    }
+
     /** An operator as a queue: the sandbox posts requests, another thread answers them. */
     private static final class QueueOperator implements Operator {
         record Pending(CallRequest request, CompletableFuture<Decision> answer) {}

@@ -285,7 +285,15 @@ public final class HostGateway {
         CompletableFuture<HostCallPolicy.Decision> answer = null;
         enter();
         try {
-            answer = operator.ask(request).toCompletableFuture();
+            try {
+                java.util.concurrent.CompletionStage<HostCallPolicy.Decision> stage = operator.ask(request);
+                if (stage == null) return HostCallPolicy.Decision.deny("the operator gave no answer");
+                answer = stage.toCompletableFuture();
+            } catch (LuaTermination | LuaError e) {
+                throw e;
+            } catch (RuntimeException e) {
+                return HostCallPolicy.Decision.deny("the operator failed"); // fail closed
+            }
             while (true) {
                 try {
                     HostCallPolicy.Decision d = answer.get(ASK_POLL_MILLIS, TimeUnit.MILLISECONDS);
