@@ -173,9 +173,16 @@ public final class HostGateway {
         }
         HostCall call = new HostCall(sandboxName, g, args, c, this, seq, counter.runCalls, counter.sandboxCalls, elapsed);
         if (g.safety() == Safety.UNSAFE) {
-            HostCallPolicy.Decision d = decide(call);
-            if (d.kind() == HostCallPolicy.Decision.Kind.ASK) d = askOperator(d.operator(), call);
+            HostCallPolicy.Decision d;
+            try {
+                d = decide(call);
+                if (d.kind() == HostCallPolicy.Decision.Kind.ASK) d = askOperator(d.operator(), call);
+            } catch (RuntimeException | Error e) {
+                call.finish();
+                throw e;
+            }
             if (!d.allowed()) {
+                call.finish(); // a policy that kept the request cannot use it later
                 throw refuse(rec, Verdict.DENIED, d.reason(), c.error("permission denied: " + name + ": " + d.reason()));
             }
             rec.reason = d.reason();
