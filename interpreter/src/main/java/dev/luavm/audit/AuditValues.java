@@ -33,6 +33,10 @@ public final class AuditValues {
      * bounded.
      */
     public static Bounded of(List<?> values, Redactor redactor, List<String> names, String prefix) {
+        if (values.isEmpty()) return EMPTY;
+        if (redactor == Redactor.none() && allSmallScalars(values)) {
+            return new Bounded(Collections.unmodifiableList(new ArrayList<>(values)), true); // the common case: copy as is
+        }
         boolean[] complete = {true};
         List<Object> out = new ArrayList<>(values.size());
         for (int i = 0; i < values.size(); i++) {
@@ -43,6 +47,17 @@ public final class AuditValues {
             out.add(copy(r, 0, complete));
         }
         return new Bounded(Collections.unmodifiableList(out), complete[0]);
+    }
+
+    private static final Bounded EMPTY = new Bounded(List.of(), true);
+
+    private static boolean allSmallScalars(List<?> values) {
+        for (Object v : values) {
+            if (v instanceof Long || v instanceof Boolean || v instanceof Double) continue;
+            if (v instanceof String s && s.length() <= MAX_STRING) continue;
+            return false;
+        }
+        return true;
     }
 
     private static Object copy(Object v, int depth, boolean[] complete) {

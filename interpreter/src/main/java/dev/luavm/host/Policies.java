@@ -12,9 +12,14 @@ import java.util.concurrent.CompletionStage;
 final class Policies {
     private Policies() {}
 
-    static final HostCallPolicy ALLOW_ALL = request -> Decision.allow("allow-all");
-    static final HostCallPolicy DENY_ALL = request -> Decision.deny("all host calls are denied");
-    static final HostCallPolicy AUDIT_ONLY = request -> Decision.allow("audit-only");
+    // immutable decisions, made once: these policies allocate nothing per call
+    private static final Decision ALLOWED_BY_ALL = Decision.allow("allow-all");
+    private static final Decision DENIED_TO_ALL = Decision.deny("all host calls are denied");
+    private static final Decision AUDITED_ONLY = Decision.allow("audit-only");
+
+    static final HostCallPolicy ALLOW_ALL = request -> ALLOWED_BY_ALL;
+    static final HostCallPolicy DENY_ALL = request -> DENIED_TO_ALL;
+    static final HostCallPolicy AUDIT_ONLY = request -> AUDITED_ONLY;
 
     /** Counts come from the request (the gateway counts), so one instance serves every sandbox. */
     record Quota(String function, long perRun, long perSandbox) implements HostCallPolicy {

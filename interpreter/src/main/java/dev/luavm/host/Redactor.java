@@ -14,7 +14,14 @@ public interface Redactor {
 
     /** Logs everything as it is. */
     static Redactor none() {
-        return (name, value) -> value;
+        return Identity.NONE;
+    }
+
+    /** The one identity redactor, so the log can skip it. */
+    final class Identity {
+        static final Redactor NONE = (name, value) -> value;
+
+        private Identity() {}
     }
 
     /** Logs the named parameters as {@code "<redacted>"}. */
