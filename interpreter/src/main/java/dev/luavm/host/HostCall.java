@@ -24,14 +24,16 @@ public final class HostCall implements CallRequest {
     private final long callNumber;
     private final long previousRun;
     private final long previousSandbox;
-    private final long elapsedNanos;
+    private final dev.luavm.audit.AuditTrail run;
+    /** elapsed run time at the call, or -1 until first asked */
+    private long elapsedNanos;
     private boolean active = true;
     /** the caller's position, worked out when first asked: null = not yet */
     private String chunk;
     private int line = -1;
 
     HostCall(String sandboxName, Capabilities.Grant grant, List<Object> args, CallContext context, HostGateway gateway,
-             long callNumber, long previousRun, long previousSandbox, long elapsedNanos) {
+             long callNumber, long previousRun, long previousSandbox, long elapsedNanos, dev.luavm.audit.AuditTrail run) {
         this.sandboxName = sandboxName;
         this.grant = grant;
         this.args = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(args));
@@ -42,6 +44,7 @@ public final class HostCall implements CallRequest {
         this.previousRun = previousRun;
         this.previousSandbox = previousSandbox;
         this.elapsedNanos = elapsedNanos;
+        this.run = run;
     }
 
     /** The name of the sandbox making the call (for audit logs). */
@@ -90,7 +93,12 @@ public final class HostCall implements CallRequest {
 
     @Override
     public Duration elapsed() {
-        return Duration.ofNanos(elapsedNanos);
+        return Duration.ofNanos(elapsedNanos());
+    }
+
+    private long elapsedNanos() {
+        if (elapsedNanos < 0) elapsedNanos = run.elapsedNanos();
+        return elapsedNanos;
     }
 
     @Override
@@ -127,7 +135,7 @@ public final class HostCall implements CallRequest {
     CallRequest snapshot() {
         position();
         return new Snapshot(sandboxName, grant, args, callNumber, previousRun, previousSandbox,
-                Duration.ofNanos(elapsedNanos), chunk(), line);
+                Duration.ofNanos(elapsedNanos()), chunk(), line);
     }
 
     private record Snapshot(String sandboxName, Capabilities.Grant grant, List<Object> args, long callNumber,

@@ -135,7 +135,7 @@ public final class HostGateway {
 
     private int invoke(Capabilities.Grant g, Counter counter, CallContext c) {
         long seq = audit.nextCall();
-        long elapsed = audit.elapsedNanos();
+        long elapsed = audit.enabled() ? audit.elapsedNanos() : -1; // else read only if a policy asks
         long gasAt = audit.enabled() ? gasUsed.getAsLong() : 0;
         Record rec = new Record();
         try {
@@ -171,7 +171,8 @@ public final class HostGateway {
             counter.run = audit.run();
             counter.runCalls = 0;
         }
-        HostCall call = new HostCall(sandboxName, g, args, c, this, seq, counter.runCalls, counter.sandboxCalls, elapsed);
+        HostCall call = new HostCall(sandboxName, g, args, c, this, seq, counter.runCalls, counter.sandboxCalls, elapsed,
+                audit);
         if (g.safety() == Safety.UNSAFE) {
             HostCallPolicy.Decision d;
             try {
