@@ -35,7 +35,7 @@ public final class AuditValues {
     public static Bounded of(List<?> values, Redactor redactor, List<String> names, String prefix) {
         if (values.isEmpty()) return EMPTY;
         if (redactor == Redactor.none() && allSmallScalars(values)) {
-            return new Bounded(Collections.unmodifiableList(new ArrayList<>(values)), true); // the common case: copy as is
+            return new Bounded(List.copyOf(values), true); // the common case: copied as is (no nulls among scalars)
         }
         boolean[] complete = {true};
         List<Object> out = new ArrayList<>(values.size());
@@ -46,7 +46,7 @@ public final class AuditValues {
             if (r != v) complete[0] = false;
             out.add(copy(r, 0, complete));
         }
-        return new Bounded(Collections.unmodifiableList(out), complete[0]);
+        return new Bounded(List.copyOf(out), complete[0]); // nil is NIL here, so List.copyOf takes it
     }
 
     private static final Bounded EMPTY = new Bounded(List.of(), true);
