@@ -110,7 +110,8 @@ public interface HostCallPolicy {
 
     /**
      * At most {@code perRun} calls of {@code function} in one run and {@code perSandbox} over
-     * the sandbox's life (counting the calls that ran); other functions are allowed. Combine with
+     * the sandbox's life (counting the calls that ran); other functions are allowed. Like every
+     * policy it governs UNSAFE functions only (SAFE ones never consult the policy). Combine with
      * {@link #firstDenyWins} to add it to another policy. {@code Long.MAX_VALUE} means no bound.
      */
     static HostCallPolicy quota(String function, long perRun, long perSandbox) {
