@@ -101,6 +101,7 @@ public final class Sandbox implements AutoCloseable {
         this.env = new SandboxEnvironment(b.clock != null ? b.clock : Clock.systemDefaultZone(), seed, sink, b.modules);
         this.engine = new Engine(meter, env, limits);
         this.audit = new AuditTrail(name, b.audit != null ? b.audit : vm.auditSink());
+        if (audit.enabled()) env.onClockRead(audit::clockRead);
         this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,
                 engine::gasUsed);
         meter.setLiveSizer(new LiveHeapWalker(engine::pushRoots, engine::visitVmObject));

@@ -327,6 +327,57 @@ class AuditLogTest {
         assertEquals(Digests.sha256("function handle(x) return kv.get(x) end".getBytes(StandardCharsets.UTF_8)), eval.sourceSha256());
     }
 
+    /** A clock that moves 1.5 s at every reading. */
+    private static final class SteppingClock extends java.time.Clock {
+        long millis = 1_700_000_000_000L;
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public long millis() {
+            long m = millis;
+            millis += 1500;
+            return m;
+        }
+
+        @Override
+        public java.time.Instant instant() {
+            return java.time.Instant.ofEpochMilli(millis());
+        }
+    }
+
+    @Test
+    void clockChangesAreRecordedForReplay() {
+        MemoryAuditSink sink = new MemoryAuditSink();
+        try (Sandbox sb = LuaVM.create().sandbox().capabilities(caps()).audit(sink).clock(new SteppingClock()).build()) {
+            assertEquals(List.of(1_700_000_001L, "v:k", 1_700_000_003L),
+                    sb.evalAll("t", "local a = os.time() local v = kv.get('k') return a, v, os.time()"));
+        }
+        RunStarted start = sink.events(RunStarted.class).get(0);
+        assertEquals(1_700_000_000_000L, start.clockMillis());
+        List<AuditEvent> all = sink.events();
+        assertEquals(List.of("RunStarted", "ClockReading", "HostCallEvent", "ClockReading", "RunEnded"),
+                all.stream().map(e -> e.getClass().getSimpleName()).toList());
+        assertEquals(new dev.luavm.audit.ClockReading(start.sandbox(), 1, 1, 1_700_000_001_500L), all.get(1));
+        assertEquals(new dev.luavm.audit.ClockReading(start.sandbox(), 1, 2, 1_700_000_003_000L), all.get(3));
+
+        // a clock that does not move writes nothing: replay answers every read with the start reading
+        MemoryAuditSink fixed = new MemoryAuditSink();
+        try (Sandbox sb = LuaVM.create().sandbox().capabilities(caps()).audit(fixed)
+                .clock(java.time.Clock.fixed(java.time.Instant.ofEpochSecond(1_000), java.time.ZoneOffset.UTC)).build()) {
+            assertEquals(1_000L, sb.eval("t", "local t for i = 1, 1000 do t = os.time() end return t"));
+        }
+        assertEquals(2, fixed.events().size());
+    }
+
     @Test
     void digestsIgnoreMapOrderAndSurviveCycles() {
         Map<String, Object> a = new java.util.LinkedHashMap<>();

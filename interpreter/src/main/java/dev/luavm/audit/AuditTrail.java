@@ -29,6 +29,8 @@ public final class AuditTrail {
     private long runStartNanos;
     /** a run-started event was written and its run-ended not yet */
     private boolean open;
+    private long clockReads;
+    private long lastClockMillis;
 
     public AuditTrail(String sandbox, AuditSink sink) {
         this.sandbox = sandbox;
@@ -75,6 +77,20 @@ public final class AuditTrail {
         write(new RunStarted(sandbox, run, kind, chunk, sourceSha256.get(), Digests.ofValues(inputs),
                 capabilities.describe(), limitsOf(limits), randomSeed, clockMillis));
         open = true;
+        clockReads = 0;
+        lastClockMillis = clockMillis;
+    }
+
+    /**
+     * The script read the wall clock: writes a {@link ClockReading} when the value differs from
+     * the last one recorded (outside a logged run, nothing).
+     */
+    public void clockRead(long millis) {
+        if (!open) return;
+        clockReads++;
+        if (millis == lastClockMillis) return;
+        lastClockMillis = millis;
+        write(new ClockReading(sandbox, run, clockReads, millis));
     }
 
     /** The limits by name, as {@link RunStarted#limits()} holds them. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.luavm.Usage;
 import dev.luavm.audit.AuditEvent;
 import dev.luavm.audit.AuditSink;
+import dev.luavm.audit.ClockReading;
 import dev.luavm.audit.HostCallEvent;
 import dev.luavm.audit.RunEnded;
 import dev.luavm.audit.RunStarted;
@@ -29,8 +30,9 @@ import java.util.Objects;
  * the operating system; a failure to write makes the run fail closed).
  *
  * <p>Each object has {@code "type"} ({@code "run_started"}, {@code "host_call"},
- * {@code "run_ended"}), {@code "sandbox"} and {@code "run"}, then the event's fields under their
- * record component names ({@link RunStarted}, {@link HostCallEvent}, {@link RunEnded}); enums are
+ * {@code "clock_reading"}, {@code "run_ended"}), {@code "sandbox"} and {@code "run"}, then the event's fields under their
+ * record component names ({@link RunStarted}, {@link HostCallEvent}, {@link ClockReading},
+ * {@link RunEnded}); enums are
  * their names and {@code usage} an object with {@code elapsedNanos}. Values: integers as JSON
  * integers, floats always with a fraction or exponent ({@code 1.0}) and non-finite ones as the
  * strings {@code "inf"}, {@code "-inf"}, {@code "nan"}; lists as arrays; maps as objects whose keys
@@ -99,6 +101,10 @@ public final class JsonLinesAuditSink implements AuditSink, Closeable {
                 o.put("gas", e.gas());
                 o.put("elapsedNanos", e.elapsedNanos());
                 o.put("complete", e.complete());
+        } else if (event instanceof ClockReading e) {
+                head(o, "clock_reading", e);
+                o.put("read", e.read());
+                o.put("millis", e.millis());
         } else if (event instanceof RunEnded e) {
                 head(o, "run_ended", e);
                 o.put("outcome", e.outcome().name());
