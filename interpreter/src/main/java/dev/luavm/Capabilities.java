@@ -1,6 +1,10 @@
 package dev.luavm;
 
+import dev.luavm.host.ArgConstraint;
 import dev.luavm.host.HostFunction;
+import dev.luavm.host.Param;
+import dev.luavm.host.Redactor;
+import dev.luavm.host.Safety;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,6 +32,14 @@ import java.util.regex.Pattern;
  *       ({@link #describe()}). Every call reaches the host through one gateway
  *       ({@link dev.luavm.host.HostGateway}) where a policy may allow or deny it.</li>
  * </ul>
+ * A host function is best <em>declared</em> ({@link Builder#declare}): its parameters (name, Lua
+ * type, description, {@link ArgConstraint constraints} checked before it runs), what it returns,
+ * its {@link Safety} class ({@code SAFE} always runs, {@code UNSAFE} goes through the policy,
+ * {@code FORBIDDEN} never runs), its effects ({@code network}, {@code filesystem},
+ * {@code writes:<thing>}, free-form) and a {@link Redactor} for the audit log. The short form
+ * {@link Builder#grant(String, String, HostFunction)} is an {@code UNSAFE} grant with nothing
+ * declared: it runs when the policy allows it (the default policy allows everything), as before
+ * declarations existed.
  * {@link #none()} is the bare language (not even {@code print}); {@link #standard()} is
  * base, string, table, math, utf8, coroutine and os.
  */
@@ -43,8 +55,59 @@ public final class Capabilities {
     private static final Capabilities NONE = new Capabilities(new LinkedHashSet<>(), new LinkedHashMap<>());
     private static final Capabilities STANDARD = builder().bundles(STANDARD_BUNDLES).build();
 
-    /** A host function granted under {@code path}, described for listings. */
-    public record Grant(String path, String description, HostFunction function) {}
+    /**
+     * A host function granted under {@code path}, as declared: description, safety class,
+     * parameters, results, effects and the audit log's redactor. {@code function} is null only
+     * for a {@link Safety#FORBIDDEN} grant declared without one.
+     */
+    public record Grant(String path, String description, HostFunction function, Safety safety, List<Param> params,
+                        List<Param> returns, List<String> effects, Redactor redactor) {
+        public Grant {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(description, "description");
+            Objects.requireNonNull(safety, "safety");
+            if (function == null && safety != Safety.FORBIDDEN) throw new NullPointerException("host function");
+            params = List.copyOf(params);
+            returns = List.copyOf(returns);
+            effects = List.copyOf(effects);
+            redactor = redactor == null ? Redactor.none() : redactor;
+        }
+
+        /** A plain grant: {@code UNSAFE}, nothing declared (what {@link Builder#grant(String, String, HostFunction)} makes). */
+        public Grant(String path, String description, HostFunction function) {
+            this(path, description, function, Safety.UNSAFE, List.of(), List.of(), List.of(), null);
+        }
+
+        /** True when the grant declares nothing beyond a plain grant. */
+        boolean plain() {
+            return safety == Safety.UNSAFE && params.isEmpty() && returns.isEmpty() && effects.isEmpty();
+        }
+
+        /**
+         * One line for listings: {@code "payments.refund(invoice: string, amount: integer 1..1000)
+         * -> string [UNSAFE; network, writes:payments] - Refund an invoice"}; a plain grant is
+         * {@code "path - description"}.
+         */
+        public String describe() {
+            if (plain()) return path + " - " + description;
+            StringBuilder sb = new StringBuilder(path).append('(');
+            for (int i = 0; i < params.size(); i++) {
+                Param p = params.get(i);
+                if (i > 0) sb.append(", ");
+                sb.append(p.name()).append(": ").append(p.type());
+                for (ArgConstraint c : p.constraints()) sb.append(' ').append(c.describe());
+            }
+            sb.append(')');
+            if (!returns.isEmpty()) {
+                List<String> r = new ArrayList<>();
+                for (Param p : returns) r.add(p.type());
+                sb.append(" -> ").append(String.join(", ", r));
+            }
+            sb.append(" [").append(safety);
+            if (!effects.isEmpty()) sb.append("; ").append(String.join(", ", effects));
+            return sb.append("] - ").append(description).toString();
+        }
+    }
 
     private final Set<String> bundles;
     private final Map<String, Grant> grants;
@@ -93,7 +156,7 @@ public final class Capabilities {
     public List<String> describe() {
         List<String> out = new ArrayList<>();
         for (String b : bundles) out.add("bundle " + b);
-        for (Grant g : grants.values()) out.add(g.path() + " - " + g.description());
+        for (Grant g : grants.values()) out.add(g.describe());
         return out;
     }
 
@@ -139,21 +202,138 @@ public final class Capabilities {
          */
         public Builder grant(String path, String description, HostFunction fn) {
             Objects.requireNonNull(fn, "host function");
-            Objects.requireNonNull(description, "description");
+            return add(new Grant(path, description, fn));
+        }
+
+        /**
+         * Starts declaring a host function under {@code path} (see {@link Declaration}); it is
+         * granted by {@link Declaration#grant(HostFunction)}. The safety class defaults to
+         * {@link Safety#UNSAFE}.
+         */
+        public Declaration declare(String path, String description) {
             checkPath(path);
-            if (description.indexOf('\n') >= 0) throw new IllegalArgumentException("description must be one line");
+            checkLine(description, "description");
+            return new Declaration(this, path, description);
+        }
+
+        private Builder add(Grant g) {
+            String path = g.path();
+            checkPath(path);
+            checkLine(g.description(), "description");
             if (grants.containsKey(path)) throw new IllegalArgumentException("already granted: " + path);
             for (String other : grants.keySet()) {
                 if (other.startsWith(path + ".") || path.startsWith(other + ".")) {
                     throw new IllegalArgumentException("'" + path + "' and '" + other + "' overlap");
                 }
             }
-            grants.put(path, new Grant(path, description, fn));
+            grants.put(path, g);
             return this;
+        }
+
+        private static void checkLine(String text, String what) {
+            Objects.requireNonNull(text, what);
+            if (text.indexOf('\n') >= 0) throw new IllegalArgumentException(what + " must be one line");
         }
 
         public Capabilities build() {
             return new Capabilities(new LinkedHashSet<>(bundles), new LinkedHashMap<>(grants));
+        }
+
+        /**
+         * One host function being declared, from {@link Builder#declare}; {@link #grant} adds it
+         * and returns to the capabilities builder:
+         * <pre>{@code
+         * caps.declare("payments.refund", "Refund part of an invoice").unsafe()
+         *     .param("invoice", "string", "invoice id", ArgConstraint.pattern("^INV%-%d+$"))
+         *     .param("amount", "integer", "amount in cents", ArgConstraint.range(1, 1000))
+         *     .returns("string", "the refund id")
+         *     .effects("network", "writes:payments")
+         *     .grant(call -> payments.refund(call.stringArg(0), call.longArg(1)))
+         * }</pre>
+         */
+        public static final class Declaration {
+            private final Builder owner;
+            private final String path;
+            private final String description;
+            private Safety safety = Safety.UNSAFE;
+            private final List<Param> params = new ArrayList<>();
+            private final List<Param> returns = new ArrayList<>();
+            private final List<String> effects = new ArrayList<>();
+            private Redactor redactor;
+
+            private Declaration(Builder owner, String path, String description) {
+                this.owner = owner;
+                this.path = path;
+                this.description = description;
+            }
+
+            public Declaration safety(Safety s) {
+                this.safety = Objects.requireNonNull(s, "safety");
+                return this;
+            }
+
+            /** Always runs (the policy is not consulted). */
+            public Declaration safe() {
+                return safety(Safety.SAFE);
+            }
+
+            /** Runs when the policy allows it (the default). */
+            public Declaration unsafe() {
+                return safety(Safety.UNSAFE);
+            }
+
+            /** Never runs; refused before any policy. */
+            public Declaration forbidden() {
+                return safety(Safety.FORBIDDEN);
+            }
+
+            /**
+             * The next parameter, in call order: its name, Lua type ({@link Param}: {@code "integer"},
+             * {@code "string?"}...), a description and constraints checked before the call.
+             */
+            public Declaration param(String name, String type, String description, ArgConstraint... constraints) {
+                checkLine(description == null ? "" : description, "parameter description");
+                for (Param p : params) {
+                    if (p.name().equals(name)) throw new IllegalArgumentException("parameter declared twice: " + name);
+                }
+                params.add(new Param(name, type, description, List.of(constraints)));
+                return this;
+            }
+
+            /** The next result: its Lua type and a description (for listings; not checked). */
+            public Declaration returns(String type, String description) {
+                returns.add(new Param("return#" + (returns.size() + 1), type, description, List.of()));
+                return this;
+            }
+
+            /** Effect tags: {@code network}, {@code filesystem}, {@code writes:<thing>}, or free-form. */
+            public Declaration effects(String... tags) {
+                for (String t : tags) {
+                    Objects.requireNonNull(t, "effect");
+                    if (t.isBlank() || t.chars().anyMatch(Character::isWhitespace)) {
+                        throw new IllegalArgumentException("an effect tag is one word: '" + t + "'");
+                    }
+                    if (!effects.contains(t)) effects.add(t);
+                }
+                return this;
+            }
+
+            /** How arguments and results are rewritten before they reach the audit log (secrets). */
+            public Declaration redact(Redactor r) {
+                this.redactor = Objects.requireNonNull(r, "redactor");
+                return this;
+            }
+
+            /** Grants the function so declared; {@code fn} may be null only for a FORBIDDEN one. */
+            public Builder grant(HostFunction fn) {
+                return owner.add(new Grant(path, description, fn, safety, params, returns, effects, redactor));
+            }
+
+            /** Grants a {@link Safety#FORBIDDEN} function with no implementation: its name exists, its calls are refused and logged. */
+            public Builder forbid() {
+                safety = Safety.FORBIDDEN;
+                return grant(null);
+            }
         }
 
         private static void checkPath(String path) {

@@ -10,10 +10,17 @@ import dev.luavm.bytecode.Prototype;
 public final class CompiledChunk {
     private final String name;
     private final Prototype main;
+    private final String sourceSha256;
 
-    CompiledChunk(String name, Prototype main) {
+    CompiledChunk(String name, Prototype main, String sourceSha256) {
         this.name = name;
         this.main = main;
+        this.sourceSha256 = sourceSha256;
+    }
+
+    /** Hex SHA-256 of the source the chunk was compiled from (for audit logs). */
+    public String sourceSha256() {
+        return sourceSha256;
     }
 
     /** The chunk name as used in messages ("invoice.lua", "input"). */

@@ -35,7 +35,8 @@ import java.util.Set;
  * <ul>
  *   <li>{@link Capabilities}: what a sandbox may use; bundles are {@link Library} implementations
  *       found with {@link ServiceLoader} (the stdlib module), host functions are granted one by
- *       one and called through the one {@link dev.luavm.host.HostGateway};</li>
+ *       one and called through the one {@link dev.luavm.host.HostGateway}, governed by a
+ *       {@link HostCallPolicy} and written to an audit log ({@link dev.luavm.audit.AuditSink});</li>
  *   <li>{@link Limits}: gas (the VM's per-instruction costs, {@link dev.luavm.bytecode.OpCode#gas},
  *       plus library work), memory ({@link dev.luavm.meter.MemoryMeter} with the live-heap walk
  *       {@link dev.luavm.meter.LiveHeapWalker}), call depth, output, time;</li>
@@ -48,6 +49,7 @@ public final class LuaVM {
 
     private final Limits limits;
     private final HostCallPolicy policy;
+    private final dev.luavm.audit.AuditSink auditSink;
     private final int conversionDepth;
     private final long conversionElements;
     private final boolean binaryStrings;
@@ -58,6 +60,7 @@ public final class LuaVM {
     private LuaVM(Builder b) {
         this.limits = b.limits;
         this.policy = b.policy;
+        this.auditSink = b.auditSink;
         this.conversionDepth = b.conversionDepth;
         this.conversionElements = b.conversionElements;
         this.binaryStrings = b.binaryStrings;
@@ -131,7 +134,7 @@ public final class LuaVM {
             work[0] += units;
             if (work[0] > budget) throw new LuaLimitException(LuaLimitException.Limit.GAS);
         });
-        return new CompiledChunk(displayName(chunkName), p);
+        return new CompiledChunk(displayName(chunkName), p, dev.luavm.audit.Digests.sha256(source));
     }
 
     /** Compiles with a work meter; errors become {@link LuaSyntaxException}. */
@@ -227,6 +230,11 @@ public final class LuaVM {
         return policy;
     }
 
+    /** The default audit sink of sandboxes, or null (no log). */
+    dev.luavm.audit.AuditSink auditSink() {
+        return auditSink;
+    }
+
     ValueConverter converter(Object owner, dev.luavm.meter.MemoryMeter meter) {
         return new ValueConverter(owner, meter, conversionDepth, conversionElements, binaryStrings);
     }
@@ -235,6 +243,7 @@ public final class LuaVM {
     public static final class Builder {
         private Limits limits = Limits.defaults();
         private HostCallPolicy policy = HostCallPolicy.allowAll();
+        private dev.luavm.audit.AuditSink auditSink;
         private int conversionDepth = 100;
         private long conversionElements = 1_000_000;
         private boolean binaryStrings;
@@ -248,9 +257,22 @@ public final class LuaVM {
             return this;
         }
 
-        /** The policy every host-function call is checked against (default: allow all). */
+        /**
+         * The policy every call of an UNSAFE host function is checked against (default: allow
+         * all); a sandbox may have its own ({@link Sandbox.Builder#policy}).
+         */
         public Builder policy(HostCallPolicy policy) {
             this.policy = Objects.requireNonNull(policy);
+            return this;
+        }
+
+        /**
+         * Where every sandbox's audit log goes unless its builder names another
+         * ({@link Sandbox.Builder#audit}); default none. Events carry the sandbox's name, so
+         * one sink may serve many sandboxes (it must then be thread-safe).
+         */
+        public Builder audit(dev.luavm.audit.AuditSink sink) {
+            this.auditSink = Objects.requireNonNull(sink);
             return this;
         }
 

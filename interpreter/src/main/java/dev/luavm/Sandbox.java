@@ -1,5 +1,9 @@
 package dev.luavm;
 
+import dev.luavm.audit.AuditSink;
+import dev.luavm.audit.AuditTrail;
+import dev.luavm.audit.Digests;
+import dev.luavm.host.HostCallPolicy;
 import dev.luavm.host.HostGateway;
 import dev.luavm.host.ValueConverter;
 import dev.luavm.lib.Library;
@@ -19,6 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -70,6 +75,7 @@ public final class Sandbox implements AutoCloseable {
     private final MemoryMeter meter;
     private final ValueConverter converter;
     private final HostGateway gateway;
+    private final AuditTrail audit;
     private final SandboxEnvironment env;
     private final ByteArrayOutputStream buffer;
     private final Engine engine;
@@ -101,7 +107,10 @@ public final class Sandbox implements AutoCloseable {
         long seed = b.seed != null ? b.seed : vm.freshSeed();
         this.env = new SandboxEnvironment(b.clock != null ? b.clock : Clock.systemDefaultZone(), seed, sink, b.modules);
         this.engine = new Engine(meter, env, limits);
-        this.gateway = new HostGateway(name, vm.policy(), converter, engine::poll);
+        this.audit = new AuditTrail(name, b.audit != null ? b.audit : vm.auditSink());
+        if (audit.enabled()) env.onClockRead(audit::clockRead);
+        this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,
+                engine::gasUsed);
         meter.setLiveSizer(new LiveHeapWalker(engine::pushRoots, engine::visitVmObject));
         try {
             install(vm);
@@ -133,7 +142,7 @@ public final class Sandbox implements AutoCloseable {
                 }
                 t = (LuaTable) next;
             }
-            t.put(converter.luaString(parts[parts.length - 1]), gateway.wrap(g.path(), g.function()));
+            t.put(converter.luaString(parts[parts.length - 1]), gateway.wrap(g));
         }
     }
 
@@ -153,14 +162,15 @@ public final class Sandbox implements AutoCloseable {
     public List<Object> evalAll(String chunkName, String code) {
         Objects.requireNonNull(code, "code");
         byte[] src = code.getBytes(StandardCharsets.UTF_8);
-        return execute(() -> engine.load(LuaVM.compile(chunkName, src, limits.sourceBytes(), engine::chargeCompileWork)),
+        return execute(new RunSource("eval", LuaVM.displayName(chunkName), () -> Digests.sha256(src)),
+                () -> engine.load(LuaVM.compile(chunkName, src, limits.sourceBytes(), engine::chargeCompileWork)),
                 new Object[0]);
     }
 
     /** Runs a chunk compiled with {@link LuaVM#compile}; {@code args} are the chunk's {@code ...}. */
     public List<Object> run(CompiledChunk chunk, Object... args) {
         Objects.requireNonNull(chunk, "chunk");
-        return execute(() -> engine.load(chunk.prototype()), args);
+        return execute(new RunSource("run", chunk.name(), chunk::sourceSha256), () -> engine.load(chunk.prototype()), args);
     }
 
     /**
@@ -169,7 +179,7 @@ public final class Sandbox implements AutoCloseable {
      */
     public List<Object> call(String name, Object... args) {
         Objects.requireNonNull(name, "name");
-        return execute(() -> {
+        return execute(new RunSource("call", name, () -> null), () -> {
             Object fn = rawPath(name);
             if (fn == null) throw LuaError.of("attempt to call a nil value (global '" + name + "')");
             return fn;
@@ -211,8 +221,12 @@ public final class Sandbox implements AutoCloseable {
         Object get();
     }
 
-    private List<Object> execute(FunctionSupplier target, Object[] args) {
+    /** What a run executes, for its audit log: eval, run or call; the chunk or function; the source's SHA-256. */
+    private record RunSource(String kind, String chunk, Supplier<String> sha256) {}
+
+    private List<Object> execute(RunSource source, FunctionSupplier target, Object[] args) {
         Thread me = Thread.currentThread();
+        boolean cancelledBeforeStart;
         synchronized (runLock) {
             checkUsable();
             if (runner != null) {
@@ -220,19 +234,41 @@ public final class Sandbox implements AutoCloseable {
                         : "sandbox is in use by another thread");
             }
             // under the lock, so a cancel() lands either before this run (pending) or during it
-            if (cancelPending) {
-                cancelPending = false;
-                if (buffer != null) buffer.reset();
-                usage = new Usage(0, meter.current(), meter.peak(), 0, Duration.ZERO);
-                throw new LuaLimitException(LuaLimitException.Limit.CANCELLED);
-            }
+            cancelledBeforeStart = cancelPending;
+            cancelPending = false;
             gateway.reset();
             engine.startRun(limits.timeout());
             runner = me;
         }
         if (buffer != null) buffer.reset();
         long start = System.nanoTime();
-        env.startRun(limits.outputBytes(), () -> { throw engine.terminate(LuaLimitException.Limit.OUTPUT); });
+        List<Object> results = null;
+        Throwable failure = null;
+        try {
+            audit.begin(source.kind(), source.chunk(), source.sha256(), Arrays.asList(args), capabilities, limits,
+                    env.randomSeed(), env.currentTimeMillis()); // fails closed: no log, no run
+            env.startRun(limits.outputBytes(), () -> { throw engine.terminate(LuaLimitException.Limit.OUTPUT); });
+            // a cancel() that came while the sandbox was idle ends this run, before any of its code
+            if (cancelledBeforeStart) throw new LuaLimitException(LuaLimitException.Limit.CANCELLED);
+            return results = runTranslated(target, args);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            usage = new Usage(engine.gasUsed(), meter.current(), meter.peak(), env.outputUsed(),
+                    Duration.ofNanos(System.nanoTime() - start));
+            try {
+                audit.end(results, failure, usage); // the run-ended event, however the run ended
+            } finally {
+                synchronized (runLock) {
+                    runner = null;
+                }
+            }
+        }
+    }
+
+    /** Runs the target; the VM's errors and signals become the API's exceptions. */
+    private List<Object> runTranslated(FunctionSupplier target, Object[] args) {
         try {
             Object fn = target.get();
             Object[] luaArgs = converter.toLuaAll(Arrays.asList(args));
@@ -253,12 +289,6 @@ public final class Sandbox implements AutoCloseable {
             LuaLimitException.Limit limit = Engine.terminationLimit(e);
             if (limit == null) throw e;
             throw new LuaLimitException(limit);
-        } finally {
-            usage = new Usage(engine.gasUsed(), meter.current(), meter.peak(), env.outputUsed(),
-                    Duration.ofNanos(System.nanoTime() - start));
-            synchronized (runLock) {
-                runner = null;
-            }
         }
     }
 
@@ -386,6 +416,8 @@ public final class Sandbox implements AutoCloseable {
         private Long seed;
         private Function<String, String> modules;
         private String name;
+        private AuditSink audit;
+        private HostCallPolicy policy;
 
         Builder(LuaVM vm) {
             this.vm = vm;
@@ -428,6 +460,18 @@ public final class Sandbox implements AutoCloseable {
         /** Where require finds module sources (with the package bundle); null results mean "not found". */
         public Builder modules(Function<String, String> resolver) {
             this.modules = resolver;
+            return this;
+        }
+
+        /** Where this sandbox's audit log goes (default: the runtime's, {@link LuaVM.Builder#audit}). */
+        public Builder audit(AuditSink sink) {
+            this.audit = Objects.requireNonNull(sink);
+            return this;
+        }
+
+        /** The policy for this sandbox's UNSAFE host calls (default: the runtime's, {@link LuaVM.Builder#policy}). */
+        public Builder policy(HostCallPolicy policy) {
+            this.policy = Objects.requireNonNull(policy);
             return this;
         }
 

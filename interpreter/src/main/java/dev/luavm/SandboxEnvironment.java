@@ -25,6 +25,7 @@ final class SandboxEnvironment implements HostEnvironment {
     private long outputLimit;
     private long outputUsed;
     private Runnable onOverflow = () -> { };
+    private java.util.function.LongConsumer clockReads = t -> { };
 
     SandboxEnvironment(Clock clock, long seed, OutputSink sink, Function<String, String> modules) {
         this.clock = clock;
@@ -46,7 +47,14 @@ final class SandboxEnvironment implements HostEnvironment {
 
     @Override
     public long currentTimeMillis() {
-        return clock.millis();
+        long t = clock.millis();
+        clockReads.accept(t);
+        return t;
+    }
+
+    /** Who is told of each wall-clock reading (the audit log records its changes, for replay). */
+    void onClockRead(java.util.function.LongConsumer listener) {
+        this.clockReads = listener;
     }
 
     @Override

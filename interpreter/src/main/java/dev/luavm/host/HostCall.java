@@ -1,52 +1,150 @@
 package dev.luavm.host;
 
+import dev.luavm.Capabilities;
 import dev.luavm.lib.CallContext;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
- * One call from Lua into a {@link HostFunction}: the function's name, its arguments converted to
+ * One call from Lua into a {@link HostFunction}: the grant called, its arguments converted to
  * Java, and the few sandbox services a host function may use while it runs (charging gas for its
- * own work, noticing cancellation). Policies see the same object before the call.
+ * own work, noticing cancellation). Policies see the same object before the call, through its
+ * read-only view {@link CallRequest}.
  *
  * <p>Valid only during the call and on the sandbox's thread; the argument list is immutable.
  */
-public final class HostCall {
+public final class HostCall implements CallRequest {
     private final String sandboxName;
-    private final String name;
+    private final Capabilities.Grant grant;
     private final List<Object> args;
     private final CallContext context;
     private final HostGateway gateway;
     private final Thread thread;
+    private final long callNumber;
+    private final long previousRun;
+    private final long previousSandbox;
+    private final dev.luavm.audit.AuditTrail run;
+    /** elapsed run time at the call, or -1 until first asked */
+    private long elapsedNanos;
     private boolean active = true;
+    /** the caller's position, worked out when first asked: null = not yet */
+    private String chunk;
+    private int line = -1;
 
-    HostCall(String sandboxName, String name, List<Object> args, CallContext context, HostGateway gateway) {
+    HostCall(String sandboxName, Capabilities.Grant grant, List<Object> args, CallContext context, HostGateway gateway,
+             long callNumber, long previousRun, long previousSandbox, long elapsedNanos, dev.luavm.audit.AuditTrail run) {
         this.sandboxName = sandboxName;
-        this.name = name;
+        this.grant = grant;
         this.args = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(args));
         this.context = context;
         this.gateway = gateway;
         this.thread = Thread.currentThread();
+        this.callNumber = callNumber;
+        this.previousRun = previousRun;
+        this.previousSandbox = previousSandbox;
+        this.elapsedNanos = elapsedNanos;
+        this.run = run;
     }
 
     /** The name of the sandbox making the call (for audit logs). */
+    @Override
     public String sandboxName() {
         return sandboxName;
     }
 
     /** The name the function was granted under ("invoice.lookup_vendor"). */
+    @Override
     public String name() {
-        return name;
+        return grant.path();
+    }
+
+    @Override
+    public Capabilities.Grant grant() {
+        return grant;
     }
 
     /** The arguments, converted to Java (nil is null). */
+    @Override
     public List<Object> args() {
         return args;
     }
 
     /** Argument {@code i} (0-based), null when absent. */
+    @Override
     public Object arg(int i) {
         return i < args.size() ? args.get(i) : null;
+    }
+
+    @Override
+    public long callNumber() {
+        return callNumber;
+    }
+
+    @Override
+    public long previousCallsThisRun() {
+        return previousRun;
+    }
+
+    @Override
+    public long previousCallsThisSandbox() {
+        return previousSandbox;
+    }
+
+    @Override
+    public Duration elapsed() {
+        return Duration.ofNanos(elapsedNanos());
+    }
+
+    private long elapsedNanos() {
+        if (elapsedNanos < 0) elapsedNanos = run.elapsedNanos();
+        return elapsedNanos;
+    }
+
+    @Override
+    public String chunk() {
+        position();
+        return chunk.isEmpty() ? null : chunk;
+    }
+
+    @Override
+    public int line() {
+        position();
+        return line;
+    }
+
+    /** Works out "chunk:line" of the calling Lua code from the VM (luaL_where), on first use. */
+    private void position() {
+        if (chunk != null) return;
+        checkActive();
+        String where = context.errorAt(1, "").getMessage();
+        chunk = "";
+        if (where == null || !where.endsWith(": ")) return;
+        String s = where.substring(0, where.length() - 2);
+        int colon = s.lastIndexOf(':');
+        if (colon < 0) return;
+        try {
+            line = Integer.parseInt(s.substring(colon + 1));
+            chunk = s.substring(0, colon);
+        } catch (NumberFormatException e) {
+            line = -1;
+        }
+    }
+
+    /** An immutable copy of the request view, for an operator on another thread. */
+    CallRequest snapshot() {
+        position();
+        return new Snapshot(sandboxName, grant, args, callNumber, previousRun, previousSandbox,
+                Duration.ofNanos(elapsedNanos()), chunk(), line);
+    }
+
+    private record Snapshot(String sandboxName, Capabilities.Grant grant, List<Object> args, long callNumber,
+                            long previousCallsThisRun, long previousCallsThisSandbox, Duration elapsed, String chunk,
+                            int line) implements CallRequest {
+        @Override
+        public String toString() {
+            return grant.path() + args;
+        }
     }
 
     /** Argument {@code i} (0-based) as a String; a Lua number is converted as Lua would. */
@@ -65,7 +163,7 @@ public final class HostCall {
         if (v instanceof Double d) {
             Long l = dev.luavm.value.LuaNumbers.floatToInteger(d);
             if (l != null) return l;
-            throw new HostFunctionException("bad argument #" + (i + 1) + " to '" + name + "' (number has no integer representation)");
+            throw new HostFunctionException("bad argument #" + (i + 1) + " to '" + grant.path() + "' (number has no integer representation)");
         }
         throw badArgument(i, "number", v);
     }
@@ -79,7 +177,7 @@ public final class HostCall {
 
     /** "bad argument #2 to 'f' (number expected, got nil)", as Lua's own functions say it. */
     public HostFunctionException badArgument(int i, String expected, Object got) {
-        return new HostFunctionException("bad argument #" + (i + 1) + " to '" + name + "' (" + expected
+        return new HostFunctionException("bad argument #" + (i + 1) + " to '" + grant.path() + "' (" + expected
                 + " expected, got " + (i >= args.size() ? "no value" : javaTypeToLua(got)) + ")");
     }
 
@@ -124,6 +222,6 @@ public final class HostCall {
 
     @Override
     public String toString() {
-        return name + args;
+        return grant.path() + args;
     }
 }

@@ -1,33 +1,129 @@
 package dev.luavm.host;
 
+import java.util.List;
+import java.util.Objects;
+
 /**
- * Decides whether a call from Lua into a host function may proceed. Every such call passes
- * through the one {@link HostGateway}, which asks the policy first; this is the seam for
- * allow/deny/ask rules, quotas and audit logs.
+ * Decides each call of an {@link Safety#UNSAFE UNSAFE} host function: allow, deny with a
+ * reason, or ask an {@link Operator}. {@code SAFE} functions run without asking it and
+ * {@code FORBIDDEN} ones are refused before it is asked, so no policy can open them. Argument
+ * types and {@link ArgConstraint constraints} are checked before the policy too, so a policy
+ * only ever sees well-formed requests.
  *
- * <p>Implementations are called on the sandbox's thread, may be shared by many sandboxes at
- * once (so must be thread-safe), and should be quick: the script's clock keeps running.
+ * <p>A policy decides from a read-only {@link CallRequest}: sandbox, function, converted
+ * arguments, call number, the function's earlier calls in the run and the sandbox, elapsed time,
+ * the calling chunk and line. A denied call is a Lua error the script can catch:
+ * {@code permission denied: payments.refund: <reason>}. Every decision is written to the
+ * audit log with its reason.
+ *
+ * <p>Implementations are called on the sandbox's thread, may be shared by many sandboxes at once
+ * (so must be thread-safe), and should be quick: the run's clock keeps running. Those built in:
+ * {@link #allowAll()}, {@link #denyAll()}, {@link #auditOnly()}, {@link #ask(Operator)},
+ * {@link #quota(String, long, long)} and {@link #firstDenyWins(HostCallPolicy...)}.
  */
 @FunctionalInterface
 public interface HostCallPolicy {
-    /** What the policy says about one call. */
-    record Decision(boolean allowed, String reason) {
-        private static final Decision ALLOW = new Decision(true, null);
+    /** What the policy says about one call. Immutable. */
+    final class Decision {
+        /** The three answers. */
+        public enum Kind { ALLOW, DENY, ASK }
 
+        private static final Decision ALLOW = new Decision(Kind.ALLOW, "allowed", null);
+
+        private final Kind kind;
+        private final String reason;
+        private final Operator operator;
+
+        private Decision(Kind kind, String reason, Operator operator) {
+            this.kind = kind;
+            this.reason = reason;
+            this.operator = operator;
+        }
+
+        /** Lets the call run. */
         public static Decision allow() {
             return ALLOW;
         }
 
-        /** Denies the call; the script gets a Lua error {@code host function 'f' denied: reason}. */
+        /** Lets the call run, saying why in the audit log ({@code "audit-only"}, {@code "operator"}). */
+        public static Decision allow(String reason) {
+            return new Decision(Kind.ALLOW, reason == null ? "allowed" : reason, null);
+        }
+
+        /** Refuses the call; the script gets {@code permission denied: name: reason}. */
         public static Decision deny(String reason) {
-            return new Decision(false, reason == null ? "not allowed" : reason);
+            return new Decision(Kind.DENY, reason == null ? "not allowed" : reason, null);
+        }
+
+        /** Hands the call to {@code operator}, whose answer decides; the run waits (see {@link Operator}). */
+        public static Decision ask(Operator operator) {
+            return new Decision(Kind.ASK, "operator asked", Objects.requireNonNull(operator, "operator"));
+        }
+
+        public Kind kind() {
+            return kind;
+        }
+
+        /** True for allow. */
+        public boolean allowed() {
+            return kind == Kind.ALLOW;
+        }
+
+        /** Why, as the audit log and (for a denial) the script see it. */
+        public String reason() {
+            return reason;
+        }
+
+        /** The operator of an ask, else null. */
+        public Operator operator() {
+            return operator;
+        }
+
+        @Override
+        public String toString() {
+            return kind + (reason != null ? " (" + reason + ")" : "");
         }
     }
 
-    Decision check(HostCall call);
+    Decision check(CallRequest request);
 
-    /** Lets every granted function run: granting is the only control. */
+    /** Lets every granted function run: granting is the only control (the default). */
     static HostCallPolicy allowAll() {
-        return call -> Decision.allow();
+        return Policies.ALLOW_ALL;
+    }
+
+    /** Refuses every UNSAFE call (SAFE functions still run). */
+    static HostCallPolicy denyAll() {
+        return Policies.DENY_ALL;
+    }
+
+    /** Allows every call, marked {@code audit-only} in the log: a policy that only watches. */
+    static HostCallPolicy auditOnly() {
+        return Policies.AUDIT_ONLY;
+    }
+
+    /** Asks {@code operator} about every call. */
+    static HostCallPolicy ask(Operator operator) {
+        Decision d = Decision.ask(operator);
+        return request -> d;
+    }
+
+    /**
+     * At most {@code perRun} calls of {@code function} in one run and {@code perSandbox} over
+     * the sandbox's life (counting the calls that ran); other functions are allowed. Like every
+     * policy it governs UNSAFE functions only (SAFE ones never consult the policy). Combine with
+     * {@link #firstDenyWins} to add it to another policy. {@code Long.MAX_VALUE} means no bound.
+     */
+    static HostCallPolicy quota(String function, long perRun, long perSandbox) {
+        return new Policies.Quota(function, perRun, perSandbox);
+    }
+
+    /**
+     * Consults {@code policies} in order: the first deny wins (later ones are not consulted);
+     * otherwise, when some asked, their operators are asked in turn (the first to deny wins);
+     * otherwise the call is allowed, with the first policy's reason.
+     */
+    static HostCallPolicy firstDenyWins(HostCallPolicy... policies) {
+        return new Policies.FirstDenyWins(List.of(policies));
     }
 }

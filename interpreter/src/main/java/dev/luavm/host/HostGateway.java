@@ -1,26 +1,55 @@
 package dev.luavm.host;
 
+import dev.luavm.Capabilities;
 import dev.luavm.LuaConversionException;
+import dev.luavm.audit.AuditTrail;
+import dev.luavm.audit.AuditValues;
+import dev.luavm.audit.HostCallEvent;
+import dev.luavm.audit.HostCallEvent.Outcome;
+import dev.luavm.audit.HostCallEvent.Verdict;
 import dev.luavm.lib.CallContext;
 import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaNumbers;
+import dev.luavm.value.LuaValues;
 import dev.luavm.vm.LuaError;
+import dev.luavm.vm.LuaTermination;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 
 /**
  * The one door from Lua into host code. Every granted {@link HostFunction} is installed as a
  * {@link Builtin} made by {@link #wrap}, so every call passes through {@link #invoke}, which in
- * order: charges gas, converts the arguments to Java, asks the {@link HostCallPolicy}, runs the
- * function (interruptible by {@link #cancel()}), checks for cancellation, and converts the
- * results back. Both conversions charge gas before their work: 1 per value and 1 per 8 bytes
- * of every string ({@link ValueConverter}).
+ * order:
+ * <ol>
+ *   <li>charges gas ({@link #CALL_GAS}) and converts the arguments to Java, charging the
+ *       conversion before its work: 1 per value and 1 per 8 bytes of every string
+ *       ({@link ValueConverter});</li>
+ *   <li>refuses a {@link Safety#FORBIDDEN} grant, before anything else is consulted;</li>
+ *   <li>checks the declared parameter types, then their {@link ArgConstraint constraints};</li>
+ *   <li>for an {@link Safety#UNSAFE} grant, asks the {@link HostCallPolicy}, and on
+ *       {@code ask} waits for the {@link Operator} (polling the deadline and cancellation);</li>
+ *   <li>runs the function (interruptible by {@link #cancel()}), checks for cancellation and the
+ *       deadline, and converts the results back, charged like the arguments;</li>
+ *   <li>writes the call's {@link HostCallEvent} to the audit log, exactly once, however the
+ *       call ended (a {@code finally}): refused, failed, or cut short by a limit.</li>
+ * </ol>
  *
- * <p>Errors: a {@link HostFunctionException} becomes a Lua error with its message; a Lua error
- * or the VM's run-ending signals pass through untouched; any other exception becomes the Lua
- * error {@code host function 'name' failed}, naming no Java class, while the exception is kept
- * here ({@link #causeOf}) so the host can find it again on the {@code LuaScriptException}.
+ * <p>Errors: a refusal is the Lua error {@code permission denied: name: reason}; a bad argument
+ * type {@code bad argument #i to 'name' (T expected, got U)}. A {@link HostFunctionException}
+ * becomes a Lua error with its message; a Lua error or the VM's run-ending signals pass through
+ * untouched; any other exception becomes the Lua error {@code host function 'name' failed},
+ * naming no Java class, while the exception is kept here ({@link #causeOf}) so the host can find
+ * it again on the {@code LuaScriptException}. A failing audit sink ends the run with
+ * {@code LuaAuditException}, which Lua cannot catch.
  *
  * <p>One gateway per sandbox. {@link #cancel()} may be called from any thread.
  */
@@ -29,36 +58,99 @@ public final class HostGateway {
     public static final long CALL_GAS = 20;
     /** How many host exceptions are remembered for {@link #causeOf}. */
     private static final int REMEMBERED_CAUSES = 16;
+    /** How often a wait for an operator polls the deadline and cancellation. */
+    private static final long ASK_POLL_MILLIS = 20;
 
     private final String sandboxName;
     private final HostCallPolicy policy;
     private final ValueConverter converter;
     private final Runnable safepoint;
+    private final AuditTrail audit;
+    private final LongSupplier gasUsed;
 
     private final Object lock = new Object();
-    /** the thread running a host function right now, or null (guarded by lock) */
+    /** the thread running a host function or waiting for an operator right now, or null (guarded by lock) */
     private Thread hostThread;
     private volatile boolean cancelled;
     private final ArrayDeque<Map.Entry<Object, Throwable>> causes = new ArrayDeque<>();
 
     /**
      * @param safepoint polls the VM's cancellation flag, clock and gas after each host function
-     *                  returns (it throws the VM's termination when the run must end)
+     *                  returns and while an operator is asked (it throws the VM's termination
+     *                  when the run must end)
+     * @param audit     the sandbox's run bookkeeping and audit log
+     * @param gasUsed   the run's gas so far (for the log)
      */
-    public HostGateway(String sandboxName, HostCallPolicy policy, ValueConverter converter, Runnable safepoint) {
+    public HostGateway(String sandboxName, HostCallPolicy policy, ValueConverter converter, Runnable safepoint,
+                       AuditTrail audit, LongSupplier gasUsed) {
         this.sandboxName = sandboxName;
         this.policy = policy;
         this.converter = converter;
         this.safepoint = safepoint;
+        this.audit = audit;
+        this.gasUsed = gasUsed;
         converter.setGateway(this);
     }
 
-    /** A Lua function that calls {@code fn} through this gateway. */
-    public Builtin wrap(String name, HostFunction fn) {
-        return Builtin.of(name, c -> invoke(name, fn, c));
+    /** A gateway with no audit log (tests, tools). */
+    public HostGateway(String sandboxName, HostCallPolicy policy, ValueConverter converter, Runnable safepoint) {
+        this(sandboxName, policy, converter, safepoint, new AuditTrail(sandboxName, null), () -> 0);
     }
 
-    private int invoke(String name, HostFunction fn, CallContext c) {
+    /** A Lua function that calls {@code grant} through this gateway. */
+    public Builtin wrap(Capabilities.Grant grant) {
+        Counter counter = new Counter(grant);
+        return Builtin.of(grant.path(), c -> invoke(grant, counter, c));
+    }
+
+    /** A Lua function that calls {@code fn}, granted plainly under {@code name}, through this gateway. */
+    public Builtin wrap(String name, HostFunction fn) {
+        return wrap(new Capabilities.Grant(name, "", fn));
+    }
+
+    /** Calls of one grant that ran, in this sandbox and in its latest run (sandbox thread only). */
+    private static final class Counter {
+        /** the declared parameter names, for the redactor */
+        final List<String> names;
+        long run;
+        long runCalls;
+        long sandboxCalls;
+
+        Counter(Capabilities.Grant g) {
+            List<String> n = new ArrayList<>(g.params().size());
+            for (Param p : g.params()) n.add(p.name());
+            names = List.copyOf(n);
+        }
+    }
+
+    /** What the log will say about one call; filled in as the call proceeds. */
+    private static final class Record {
+        Verdict verdict = Verdict.UNDECIDED;
+        String reason;
+        Outcome outcome = Outcome.RUN_ENDED;
+        List<Object> args = List.of();
+        List<?> results = List.of();
+        String error;
+    }
+
+    private int invoke(Capabilities.Grant g, Counter counter, CallContext c) {
+        long seq = audit.nextCall();
+        long elapsed = audit.enabled() ? audit.elapsedNanos() : -1; // else read only if a policy asks
+        long gasAt = audit.enabled() ? gasUsed.getAsLong() : 0;
+        Record rec = new Record();
+        try {
+            return call(g, counter, c, seq, elapsed, rec);
+        } catch (LuaTermination t) {
+            rec.outcome = Outcome.RUN_ENDED;
+            rec.error = t.getMessage();
+            throw t;
+        } finally {
+            if (audit.enabled()) log(g, counter.names, seq, gasAt, elapsed, rec);
+        }
+    }
+
+    private int call(Capabilities.Grant g, Counter counter, CallContext c, long seq, long elapsed, Record rec) {
+        String name = g.path();
         int n = c.nargs();
         c.chargeGas(CALL_GAS);
         Object[] raw = new Object[n];
@@ -67,40 +159,195 @@ public final class HostGateway {
         try {
             args = converter.toJavaAll(raw, 0, n, c::chargeGas);
         } catch (LuaConversionException e) {
-            throw c.error("bad argument to '" + name + "' (" + e.getMessage() + ")");
+            throw refuse(rec, Verdict.INVALID, e.getMessage(), c.error("bad argument to '" + name + "' (" + e.getMessage() + ")"));
         }
-        HostCall call = new HostCall(sandboxName, name, args, c, this);
-        HostCallPolicy.Decision decision = policy.check(call);
-        if (!decision.allowed()) throw c.error("host function '" + name + "' denied: " + decision.reason());
+        rec.args = args;
+        if (g.safety() == Safety.FORBIDDEN) {
+            throw refuse(rec, Verdict.FORBIDDEN, "forbidden", c.error("permission denied: " + name + ": forbidden"));
+        }
+        checkArguments(g, raw, args, c, rec);
+
+        if (counter.run != audit.run()) {
+            counter.run = audit.run();
+            counter.runCalls = 0;
+        }
+        HostCall call = new HostCall(sandboxName, g, args, c, this, seq, counter.runCalls, counter.sandboxCalls, elapsed,
+                audit);
+        if (g.safety() == Safety.UNSAFE) {
+            HostCallPolicy.Decision d;
+            try {
+                d = decide(call);
+                if (d.kind() == HostCallPolicy.Decision.Kind.ASK) d = askOperator(d.operator(), call);
+            } catch (RuntimeException | Error e) {
+                call.finish();
+                throw e;
+            }
+            if (!d.allowed()) {
+                call.finish(); // a policy that kept the request cannot use it later
+                throw refuse(rec, Verdict.DENIED, d.reason(), c.error("permission denied: " + name + ": " + d.reason()));
+            }
+            rec.reason = d.reason();
+        } else {
+            rec.reason = "safe";
+        }
+        rec.verdict = Verdict.ALLOWED;
+        counter.runCalls++;
+        counter.sandboxCalls++;
 
         Object result;
         enter();
         try {
-            result = fn.call(call);
+            result = g.function().call(call);
+            rec.results = result instanceof Results r ? r.values() : Collections.singletonList(result);
         } catch (HostFunctionException e) {
-            throw remember(c.error(e.getMessage() == null ? "host function '" + name + "' failed" : e.getMessage()), e);
+            String msg = e.getMessage() == null ? "host function '" + name + "' failed" : e.getMessage();
+            throw raised(rec, remember(c.error(msg), e));
         } catch (LuaError e) {
-            throw e;
+            throw raised(rec, e);
         } catch (InterruptedException e) {
             result = null;
-            if (!cancelled) throw remember(c.error("host function '" + name + "' failed"), e);
+            if (!cancelled) throw raised(rec, remember(c.error("host function '" + name + "' failed"), e));
         } catch (Exception e) {
             if (isRunSignal(e)) throw (RuntimeException) e;
-            throw remember(c.error("host function '" + name + "' failed"), e);
+            throw raised(rec, remember(c.error("host function '" + name + "' failed"), e));
         } finally {
             call.finish();
             exit();
         }
+        List<?> values = result instanceof Results r ? r.values() : Collections.singletonList(result);
         safepoint.run(); // a cancel or the deadline during the host call ends the run here
 
-        List<?> values = result instanceof Results r ? r.values() : java.util.Collections.singletonList(result);
         Object[] lua;
         try {
             lua = converter.toLuaAll(values, c::chargeGas);
         } catch (LuaConversionException e) {
-            throw c.error("host function '" + name + "' returned an unconvertible value (" + e.getMessage() + ")");
+            throw raised(rec, c.error("host function '" + name + "' returned an unconvertible value (" + e.getMessage() + ")"));
         }
+        rec.outcome = Outcome.RETURNED;
         return c.retArray(lua, lua.length);
+    }
+
+    /** The policy's decision; a policy that throws or answers nothing denies (the gateway fails closed). */
+    private HostCallPolicy.Decision decide(HostCall call) {
+        HostCallPolicy.Decision d;
+        try {
+            d = policy.check(call);
+        } catch (LuaTermination | LuaError e) {
+            throw e;
+        } catch (RuntimeException e) {
+            return HostCallPolicy.Decision.deny("the policy failed");
+        }
+        return d != null ? d : HostCallPolicy.Decision.deny("the policy gave no decision");
+    }
+
+    /** Declared types, then constraints, parameter by parameter (a refusal names the first that fails). */
+    private static void checkArguments(Capabilities.Grant g, Object[] raw, List<Object> args, CallContext c, Record rec) {
+        List<Param> params = g.params();
+        for (int i = 0; i < params.size(); i++) {
+            Param p = params.get(i);
+            Object v = i < raw.length ? raw[i] : null;
+            if (v == null) {
+                if (p.optional()) continue;
+                String got = i < raw.length ? "nil" : "no value";
+                String msg = "bad argument #" + (i + 1) + " to '" + g.path() + "' (" + luaTypeWord(p) + " expected, got " + got + ")";
+                throw refuse(rec, Verdict.INVALID, msg, c.error(msg));
+            }
+            String problem = typeProblem(p.baseType(), v);
+            if (problem != null) {
+                String msg = "bad argument #" + (i + 1) + " to '" + g.path() + "' (" + problem + ")";
+                throw refuse(rec, Verdict.INVALID, msg, c.error(msg));
+            }
+            for (ArgConstraint k : p.constraints()) {
+                String why = k.check(p.name(), args.get(i), c);
+                if (why != null) throw refuse(rec, Verdict.DENIED, why, c.error("permission denied: " + g.path() + ": " + why));
+            }
+        }
+    }
+
+    private static String luaTypeWord(Param p) {
+        return p.baseType().equals("integer") ? "number" : p.baseType();
+    }
+
+    /** Null when {@code v} (a Lua value) has the declared type, else the lauxlib-style problem. */
+    private static String typeProblem(String type, Object v) {
+        String actual = LuaValues.typeName(v);
+        switch (type) {
+            case "any":
+                return null;
+            case "integer":
+                if (v instanceof Long) return null;
+                if (v instanceof Double d) return LuaNumbers.floatToInteger(d) != null ? null : "number has no integer representation";
+                return "number expected, got " + actual;
+            default:
+                return type.equals(actual) ? null : type + " expected, got " + actual;
+        }
+    }
+
+    /**
+     * Hands the call to the operator and waits for the answer, polling the safepoint every
+     * {@value #ASK_POLL_MILLIS} ms so the deadline, gas and cancel still end the run; cancel
+     * also interrupts the wait.
+     */
+    private HostCallPolicy.Decision askOperator(Operator operator, HostCall call) {
+        CallRequest request = call.snapshot();
+        CompletableFuture<HostCallPolicy.Decision> answer = null;
+        enter();
+        try {
+            try {
+                java.util.concurrent.CompletionStage<HostCallPolicy.Decision> stage = operator.ask(request);
+                if (stage == null) return HostCallPolicy.Decision.deny("the operator gave no answer");
+                answer = stage.toCompletableFuture();
+            } catch (LuaTermination | LuaError e) {
+                throw e;
+            } catch (RuntimeException e) {
+                return HostCallPolicy.Decision.deny("the operator failed"); // fail closed
+            }
+            while (true) {
+                try {
+                    HostCallPolicy.Decision d = answer.get(ASK_POLL_MILLIS, TimeUnit.MILLISECONDS);
+                    if (d == null || d.kind() == HostCallPolicy.Decision.Kind.ASK) {
+                        return HostCallPolicy.Decision.deny("the operator gave no answer");
+                    }
+                    return d.allowed() ? HostCallPolicy.Decision.allow("operator: " + d.reason()) : d;
+                } catch (TimeoutException e) {
+                    safepoint.run();
+                } catch (InterruptedException e) {
+                    if (!cancelled) return HostCallPolicy.Decision.deny("interrupted while asking the operator");
+                    Thread.interrupted();
+                    safepoint.run();
+                } catch (ExecutionException e) {
+                    return HostCallPolicy.Decision.deny("the operator failed");
+                }
+            }
+        } catch (RuntimeException e) {
+            if (answer != null) answer.cancel(true); // nobody waits for it any more
+            throw e;
+        } finally {
+            exit();
+        }
+    }
+
+    private static LuaError refuse(Record rec, Verdict verdict, String reason, LuaError error) {
+        rec.verdict = verdict;
+        rec.reason = reason;
+        rec.outcome = Outcome.REFUSED;
+        rec.error = error.getMessage();
+        return error;
+    }
+
+    private static LuaError raised(Record rec, LuaError error) {
+        rec.outcome = Outcome.RAISED;
+        rec.error = error.getMessage();
+        return error;
+    }
+
+    private void log(Capabilities.Grant g, List<String> names, long seq, long gasAt, long elapsed, Record rec) {
+        AuditValues.Bounded args = AuditValues.of(rec.args, g.redactor(), names, "#");
+        AuditValues.Bounded results = AuditValues.of(rec.results, g.redactor(), List.of(), "return#");
+        audit.hostCall(new HostCallEvent(sandboxName, audit.run(), seq, g.path(), g.safety(), args.values(), rec.verdict,
+                rec.reason, rec.outcome, rec.outcome == Outcome.RETURNED || rec.outcome == Outcome.RUN_ENDED
+                        ? results.values() : List.of(), rec.error, gasAt, elapsed,
+                args.complete() && results.complete()));
     }
 
     /**
@@ -108,7 +355,7 @@ public final class HostGateway {
      * host code untouched.
      */
     private static boolean isRunSignal(Exception e) {
-        return e instanceof dev.luavm.vm.LuaTermination;
+        return e instanceof LuaTermination;
     }
 
     private LuaError remember(LuaError error, Throwable cause) {

@@ -142,8 +142,10 @@ public final class ValueConverter {
      * {@code maxDepth} refused).
      */
     private abstract class Walk<S, R> {
-        private final IdentityHashMap<S, R> done = new IdentityHashMap<>();
-        private final IdentityHashMap<S, Boolean> inProgress = new IdentityHashMap<>();
+        // made on the first structure: most host calls convert only scalars and strings, and two
+        // empty IdentityHashMaps cost about 1 KB per conversion
+        private IdentityHashMap<S, R> done;
+        private IdentityHashMap<S, Boolean> inProgress;
         private final String cyclicNoun;
         private final String nestedNoun;
         /** where the conversion's work is charged before it is done */
@@ -171,6 +173,10 @@ public final class ValueConverter {
          * progress (then {@link #leave} must follow); raises on a cycle or too deep a nesting.
          */
         final R enter(S s, int depth) {
+            if (done == null) {
+                done = new IdentityHashMap<>();
+                inProgress = new IdentityHashMap<>();
+            }
             R prior = done.get(s);
             if (prior != null) return prior;
             if (inProgress.containsKey(s)) throw new LuaConversionException("cannot convert a cyclic " + cyclicNoun);

@@ -1,0 +1,16 @@
+package dev.luavm.audit;
+
+/**
+ * Where a sandbox's audit events go: {@link MemoryAuditSink}, the JSON Lines file of the
+ * {@code luavm-audit-jsonl} module, or the host's own (a database, a message queue).
+ *
+ * <p>The log fails closed: when {@link #write} throws, nothing more of the run happens (no Lua
+ * code, no host function) and the run ends with {@link dev.luavm.LuaAuditException}, carrying
+ * the event that could not be written. A sink that returns normally has taken responsibility for
+ * the event. Called on the running sandbox's thread, one event at a time per sandbox; a sink
+ * shared by several sandboxes must be thread-safe. Keep it quick: it runs on every host call.
+ */
+@FunctionalInterface
+public interface AuditSink {
+    void write(AuditEvent event) throws Exception;
+}
