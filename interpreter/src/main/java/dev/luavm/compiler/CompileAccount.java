@@ -1,0 +1,102 @@
+package dev.luavm.compiler;
+
+/**
+ * One compilation's account with its caller's {@link CompileMeter}: every pass of the compiler
+ * pays here, before it works, under the VM's one gas rule (docs/STDLIB.md):
+ * <ul>
+ *   <li>the source: byte work, 1 gas per 8 bytes, charged before lexing in 64 KiB chunks (so
+ *       the caller's gas meter polls cancel and the clock between chunks), and the two copies
+ *       the front end keeps (the Latin-1 text and the token texts) held as memory;</li>
+ *   <li>each token (lexer and syntax check) and each parse-tree node (ANTLR parse, then code
+ *       generation over the tree): 1 gas, plus the heap the compiler keeps for it, charged
+ *       {@value #BATCH} at a time before the batch is made;</li>
+ *   <li>lookups whose cost grows with a table: {@link #lookup} for the constant table, the
+ *       string and name interning maps (key bytes times the depth of a tree bin, the worst case
+ *       when crafted keys collide), {@link #scan} for the linear local/upvalue search.</li>
+ * </ul>
+ * Everything held is given back by {@link #close}, when the compilation ends.
+ *
+ * <p>{@link #TOKEN_BYTES} and {@link #NODE_BYTES} are calibrated against the retained heap of
+ * the front end on the densest shapes ({@code x = 1} lines, {@code {1,1,...}} constructors,
+ * call chains); CompileAccountTest checks the estimate stays above what is measured.
+ */
+final class CompileAccount {
+    /** Tokens or nodes paid for at once. */
+    static final int BATCH = 64;
+    /** Source bytes per gas charge while paying for the lexer. */
+    static final int BYTE_CHUNK = 64 << 10;
+    /** Heap per token: the token, its text, its parse-tree leaf and its slot in lists. */
+    static final long TOKEN_BYTES = 200;
+    /** Heap per parse-tree rule node and the code generated for it. */
+    static final long NODE_BYTES = 160;
+
+    private final CompileMeter meter;
+    private long held;
+    private long tokens;
+    private long nodes;
+
+    CompileAccount(CompileMeter meter) {
+        this.meter = meter;
+    }
+
+    /** Pays for lexing {@code length} source bytes and for holding them twice. */
+    void source(long length) {
+        hold(2 * length + 64);
+        for (long left = length; left > 0; left -= BYTE_CHUNK) {
+            meter.work(bytes(Math.min(left, BYTE_CHUNK)));
+        }
+    }
+
+    /** Called for each token before it is read. */
+    void token() {
+        if (tokens++ % BATCH == 0) {
+            meter.work(BATCH);
+            hold(BATCH * TOKEN_BYTES);
+        }
+    }
+
+    /** Called for each parse-tree rule node as it is made. */
+    void node() {
+        if (nodes++ % BATCH == 0) {
+            meter.work(BATCH);
+            hold(BATCH * NODE_BYTES);
+        }
+    }
+
+    /**
+     * Pays for a lookup of a key of {@code keyBytes} bytes in a hash map of {@code size} keys
+     * whose key type orders its keys: at worst (every key crafted into one bin) the map's tree
+     * bin compares the key {@code log2(size)} times.
+     */
+    void lookup(int keyBytes, int size) {
+        long depth = 64 - Long.numberOfLeadingZeros(size); // ceil-ish log2(size + 1)
+        if (depth > 1 || keyBytes > 8) meter.work(bytes(keyBytes) * Math.max(1, depth));
+    }
+
+    /** Pays for a linear scan of {@code entries} entries (1 gas per 8, as empty slots). */
+    void scan(int entries) {
+        if (entries >= 8) meter.work(entries >>> 3);
+    }
+
+    /** Byte work: 1 gas per 8 bytes, rounded up. */
+    static long bytes(long n) {
+        return (n + 7) >>> 3;
+    }
+
+    private void hold(long bytes) {
+        meter.hold(bytes);
+        held += bytes;
+    }
+
+    /** Bytes held so far (for tests and calibration). */
+    long held() {
+        return held;
+    }
+
+    /** Ends the compilation's account: gives back everything held. */
+    void close() {
+        long h = held;
+        held = 0;
+        if (h > 0) meter.release(h);
+    }
+}
