@@ -146,7 +146,7 @@ public final class Sandbox implements AutoCloseable {
     public List<Object> evalAll(String chunkName, String code) {
         Objects.requireNonNull(code, "code");
         byte[] src = code.getBytes(StandardCharsets.UTF_8);
-        return execute(() -> engine.load(LuaVM.compile(chunkName, src, limits.sourceBytes(), engine::chargeCompileWork)),
+        return execute(() -> engine.load(LuaVM.compile(chunkName, src, limits.sourceBytes(), engine.compileMeter())),
                 new Object[0]);
     }
 

@@ -45,6 +45,8 @@ public final class MemoryMeter {
     private LiveSizer sizer;
     private long live;
     private long sinceTrace;
+    /** bytes held outside the Lua heap (see {@link #hold}): counted, never seen by the walk */
+    private long held;
     private long peak;
     private long totalCharged;
     private int traces;
@@ -70,7 +72,7 @@ public final class MemoryMeter {
      */
     public void charge(long bytes) {
         if (bytes < 0) throw new IllegalArgumentException("negative charge");
-        long next = live + sinceTrace + bytes;
+        long next = live + sinceTrace + held + bytes;
         if (next > cap || next < 0) {
             // Within the slack after a walk that found the heap inside the cap, allocate without
             // walking again: walks are then at least 'slack' bytes of allocation apart, which keeps
@@ -80,7 +82,7 @@ public final class MemoryMeter {
             if (!withinSlack) {
                 if (sizer != null) {
                     retrace();
-                    next = live + bytes;
+                    next = live + held + bytes;
                 }
                 if (next > cap || next < 0 || bytes > cap) {
                     throw new LuaError(NOT_ENOUGH_MEMORY);
@@ -89,8 +91,30 @@ public final class MemoryMeter {
         }
         sinceTrace += bytes;
         totalCharged += bytes;
-        long current = live + sinceTrace;
+        long current = live + sinceTrace + held;
         if (current > peak) peak = current;
+    }
+
+    /**
+     * Charges {@code bytes} that the sandbox holds outside the Lua heap, where the live-heap
+     * walk cannot see them (a compilation in progress, a {@code load} reader's pieces): they
+     * count until {@link #release}d, across walks. Fails as {@link #charge(long)} does.
+     */
+    public void hold(long bytes) {
+        charge(bytes);
+        sinceTrace -= bytes;
+        held += bytes;
+    }
+
+    /** Gives back bytes {@link #hold held} before. */
+    public void release(long bytes) {
+        if (bytes < 0 || bytes > held) throw new IllegalArgumentException("release of " + bytes + ", held " + held);
+        held -= bytes;
+    }
+
+    /** True when {@code e} is the meter's {@code not enough memory} error. */
+    public static boolean isOutOfMemory(LuaError e) {
+        return NOT_ENOUGH_MEMORY.equals(e.value());
     }
 
     /** Charges {@code count * unit} bytes, failing cleanly if the product overflows. */
@@ -123,5 +147,5 @@ public final class MemoryMeter {
     public int traces() { return traces; }
 
     /** Current accounted figure. */
-    public long current() { return live + sinceTrace; }
+    public long current() { return live + sinceTrace + held; }
 }
