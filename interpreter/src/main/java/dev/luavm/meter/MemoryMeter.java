@@ -78,7 +78,7 @@ public final class MemoryMeter {
             // walking again: walks are then at least 'slack' bytes of allocation apart, which keeps
             // their total cost linear in the bytes allocated. A heap near the cap is caught by the
             // next walk, once the slack is used.
-            boolean withinSlack = sizer != null && live <= cap && next >= 0 && sinceTrace + bytes <= slack;
+            boolean withinSlack = sizer != null && live + held <= cap && next >= 0 && sinceTrace + bytes <= slack;
             if (!withinSlack) {
                 if (sizer != null) {
                     retrace();
@@ -103,6 +103,9 @@ public final class MemoryMeter {
     public void hold(long bytes) {
         charge(bytes);
         sinceTrace -= bytes;
+        // no slack for held bytes (the walk never finds them): past the cap, fail now
+        if (live + held + bytes > cap && sizer != null) retrace();
+        if (live + held + bytes > cap) throw new LuaError(NOT_ENOUGH_MEMORY);
         held += bytes;
     }
 
