@@ -318,8 +318,9 @@ public final class LuaVM {
 
         /**
          * The heap {@link LuaVM#compile} may hold while compiling (default
-         * {@value LuaVM#DEFAULT_COMPILE_MEMORY} bytes, a deterministic estimate: about 200 KB of
-         * the densest source, {@code x = 1} lines, or 400 KB of typical code). Compiling for a
+         * {@value LuaVM#DEFAULT_COMPILE_MEMORY} bytes, a deterministic estimate of 150 to 500 bytes
+         * per source byte: about 270 KB of the densest source, {@code x = 1} lines, and 450 to
+         * 900 KB of typical code). Compiling for a
          * sandbox ({@code eval}, {@code load}) charges the sandbox's memory limit instead.
          */
         public Builder compileMemory(long bytes) {

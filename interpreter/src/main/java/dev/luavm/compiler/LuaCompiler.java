@@ -4,6 +4,7 @@ import dev.luavm.bytecode.Prototype;
 import dev.luavm.grammar.LuaParser;
 import dev.luavm.vm.LuaError;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
 import org.antlr.v4.runtime.BailErrorStrategy;
@@ -18,6 +19,7 @@ import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.atn.PredictionMode;
 import org.antlr.v4.runtime.misc.ParseCancellationException;
 import org.antlr.v4.runtime.tree.ErrorNode;
+import org.antlr.v4.runtime.tree.ParseTree;
 import org.antlr.v4.runtime.tree.ParseTreeListener;
 import org.antlr.v4.runtime.tree.TerminalNode;
 
@@ -123,6 +125,8 @@ public final class LuaCompiler {
 
         @Override
         public void exitEveryRule(ParserRuleContext ctx) {
+            // most nodes have one child: ANTLR's default list of 10 slots is 3/4 of a node's heap
+            if (ctx.children instanceof ArrayList<ParseTree> list) list.trimToSize();
         }
 
         @Override
