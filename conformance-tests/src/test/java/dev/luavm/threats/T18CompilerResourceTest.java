@@ -144,6 +144,20 @@ class T18CompilerResourceTest {
     }
 
     @Test
+    void loadedFunctionsKeptByTheScriptCountAsItsMemory() {
+        // each function's code (500 instructions) and chunk name are the script's data: once
+        // counted as 0 bytes by the heap walk, so only gas bounded the JVM heap they took
+        ThreatSupport.assertLimit(Limit.MEMORY, TIGHT.withMemory(4L << 20).withGas(500_000_000), String.join("\n",
+                "local src = string.rep('x = 1 ', 500)",
+                "local t = {}",
+                "for i = 1, 1e6 do local f, msg = load(src, '=' .. i) t[i] = f or error(msg, 0) end"));
+        ThreatSupport.assertLimit(Limit.MEMORY, TIGHT.withMemory(4L << 20).withGas(500_000_000), String.join("\n",
+                "local src = string.rep(' ', 100000) .. 'return 1'", // the chunk name is the source
+                "local t = {}",
+                "for i = 1, 1e6 do local f, msg = load(src .. i) t[i] = f or error(msg, 0) end"));
+    }
+
+    @Test
     void hostCompileOfAHugeScriptEndsWithTheCompileMemoryLimit() {
         LuaVM vm = LuaVM.builder().compileMemory(32L << 20).build();
         String big = "x = 1\n".repeat(150_000);

@@ -5,8 +5,10 @@ package dev.luavm.compiler;
  * pays here, before it works, under the VM's one gas rule (docs/STDLIB.md):
  * <ul>
  *   <li>the source: byte work, 1 gas per 8 bytes, charged before lexing in 64 KiB chunks (so
- *       the caller's gas meter polls cancel and the clock between chunks), and the two copies
- *       the front end keeps (the Latin-1 text and the token texts) held as memory;</li>
+ *       the caller's gas meter polls cancel and the clock between chunks), and the copies the
+ *       front end makes of it held as memory: 5 bytes per source byte, for the Latin-1 text,
+ *       the lexer's buffer (up to twice a token while it grows), the token text and a string
+ *       literal's value, which all coexist while a huge literal is lexed;</li>
  *   <li>each token (lexer and syntax check) and each parse-tree node (ANTLR parse, then code
  *       generation over the tree): 1 gas, plus the heap the compiler keeps for it, charged
  *       {@value #BATCH} at a time before the batch is made;</li>
@@ -28,6 +30,8 @@ final class CompileAccount {
     static final int BATCH = 64;
     /** Source bytes per gas charge while paying for the lexer. */
     static final int BYTE_CHUNK = 64 << 10;
+    /** Bytes held per source byte (see the class comment). */
+    static final long SOURCE_COPIES = 5;
     /** Heap per token: the token, its text, its parse-tree leaf and its slot in lists. */
     static final long TOKEN_BYTES = 160;
     /** Heap per parse-tree rule node and the code generated for it. */
@@ -42,9 +46,9 @@ final class CompileAccount {
         this.meter = meter;
     }
 
-    /** Pays for lexing {@code length} source bytes and for holding them twice. */
+    /** Pays for lexing {@code length} source bytes and for the copies made of them. */
     void source(long length) {
-        hold(2 * length + 64);
+        hold(SOURCE_COPIES * length + 64);
         for (long left = length; left > 0; left -= BYTE_CHUNK) {
             meter.work(bytes(Math.min(left, BYTE_CHUNK)));
         }

@@ -89,11 +89,25 @@ final class Load {
             } catch (LuaError e) {
                 return c.ret(null, e.value());
             }
+            memory.charge(codeBytes(p)); // from here on Lua data, seen by the walk
             Object env = c.nargs() >= 4 ? c.arg(4) : x.st.globals;
             return c.ret(x.st.bind(p, env));
         } finally {
             if (held[0] > 0) memory.release(held[0]);
         }
+    }
+
+    /** The heap of a compiled chunk: every function's arrays and the chunk name (shared by all). */
+    static long codeBytes(Prototype main) {
+        long total = Sizes.string(main.source.length());
+        List<Prototype> todo = new ArrayList<>();
+        todo.add(main);
+        while (!todo.isEmpty()) {
+            Prototype p = todo.remove(todo.size() - 1);
+            total += p.heapBytes();
+            for (Prototype child : p.protos) todo.add(child);
+        }
+        return total;
     }
 
     private static void hold(MemoryMeter memory, long[] held, long bytes) {
