@@ -9,9 +9,9 @@ package dev.luavm.compiler;
  *       front end makes of it held as memory: 5 bytes per source byte, for the Latin-1 text,
  *       the lexer's buffer (up to twice a token while it grows), the token text and a string
  *       literal's value, which all coexist while a huge literal is lexed;</li>
- *   <li>each token (lexer and syntax check) and each parse-tree node (ANTLR parse, then code
- *       generation over the tree): 1 gas, plus the heap the compiler keeps for it, charged
- *       {@value #BATCH} at a time before the batch is made;</li>
+ *   <li>each token (lexer and syntax check) and each parse-tree node (ANTLR parse): 1 gas,
+ *       plus the heap the compiler keeps for it, charged {@value #BATCH} at a time before the
+ *       batch is made; code generation, 1 gas per statement, expression and suffix;</li>
  *   <li>lookups whose cost grows with a table: {@link #lookup} for the constant table, the
  *       string and name interning maps (key bytes times the depth of a tree bin, the worst case
  *       when crafted keys collide), {@link #scan} for the linear local/upvalue search.</li>
@@ -41,6 +41,7 @@ final class CompileAccount {
     private long held;
     private long tokens;
     private long nodes;
+    private long steps;
 
     CompileAccount(CompileMeter meter) {
         this.meter = meter;
@@ -68,6 +69,15 @@ final class CompileAccount {
             meter.work(BATCH);
             hold(BATCH * NODE_BYTES);
         }
+    }
+
+    /**
+     * Called by code generation for each statement, expression and suffix it compiles: 1 gas,
+     * charged {@value #BATCH} at a time, so that generating code for a big tree (after the
+     * parse has paid for its nodes) still polls cancel and the clock.
+     */
+    void step() {
+        if (steps++ % BATCH == 0) meter.work(BATCH);
     }
 
     /**

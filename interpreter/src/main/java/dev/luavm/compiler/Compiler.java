@@ -507,6 +507,7 @@ final class Compiler {
     }
 
     private void statement(StatContext s) {
+        account.step();
         int line = first(s).getLine();
         if (s instanceof EmptyStatContext e) {
             at(e.SEMI());
@@ -942,6 +943,7 @@ final class Compiler {
      * through by a loop, not by recursion.
      */
     private void subExpr(ParserRuleContext ctx, ExpDesc v) {
+        account.step();
         while (!(ctx instanceof UnaryExpContext) && !(ctx instanceof PowExpContext)
             && ctx.getChildCount() == 1) {
             ctx = (ParserRuleContext) ctx.getChild(0);
@@ -1141,6 +1143,7 @@ final class Compiler {
         List<ParseTree> ch = ctx.children;
         primaryExp((PrimaryExpContext) ch.get(0), v);
         for (int i = 1; i < ch.size(); i++) {
+            account.step();
             ParseTree s = ch.get(i);
             if (s instanceof FieldSuffixContext f) {
                 fieldSel(v, f.DOT(), f.NAME());
