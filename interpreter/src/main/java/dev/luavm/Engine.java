@@ -1,6 +1,7 @@
 package dev.luavm;
 
 import dev.luavm.bytecode.Prototype;
+import dev.luavm.compiler.CompileMeter;
 import dev.luavm.lib.HostEnvironment;
 import dev.luavm.lib.Library;
 import dev.luavm.meter.GasMeter;
@@ -11,6 +12,7 @@ import dev.luavm.vm.LiveRoots;
 import dev.luavm.vm.LuaError;
 import dev.luavm.vm.LuaState;
 import dev.luavm.vm.LuaTermination;
+import dev.luavm.vm.MeteredCompile;
 
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -64,8 +66,9 @@ final class Engine {
         gas.check();
     }
 
-    void chargeCompileWork(long units) {
-        gas.charge(units);
+    /** Meters a compilation for this sandbox: its work as gas, its heap as held memory. */
+    CompileMeter compileMeter() {
+        return new MeteredCompile(gas, state.memory());
     }
 
     /**

@@ -1,10 +1,12 @@
 package dev.luavm;
 
 import dev.luavm.bytecode.Prototype;
+import dev.luavm.compiler.CompileMeter;
 import dev.luavm.compiler.LuaCompiler;
 import dev.luavm.host.HostCallPolicy;
 import dev.luavm.host.ValueConverter;
 import dev.luavm.lib.Library;
+import dev.luavm.meter.MemoryMeter;
 import dev.luavm.vm.LuaError;
 
 import java.nio.ByteBuffer;
@@ -47,12 +49,16 @@ import java.util.Set;
 public final class LuaVM {
     private static volatile LuaVM shared;
 
+    /** Default of {@link Builder#compileMemory}: 128 MiB. */
+    public static final long DEFAULT_COMPILE_MEMORY = 128L << 20;
+
     private final Limits limits;
     private final HostCallPolicy policy;
     private final dev.luavm.audit.AuditSink auditSink;
     private final int conversionDepth;
     private final long conversionElements;
     private final boolean binaryStrings;
+    private final long compileMemory;
     private final Map<String, Library> bundles;
     /** fresh sandbox seeds: unpredictable to scripts, drawn in batches (guarded by itself) */
     private final SeedSource seeds = new SeedSource();
@@ -64,6 +70,7 @@ public final class LuaVM {
         this.conversionDepth = b.conversionDepth;
         this.conversionElements = b.conversionElements;
         this.binaryStrings = b.binaryStrings;
+        this.compileMemory = b.compileMemory;
         Map<String, Library> found = new LinkedHashMap<>();
         Iterable<Library> libs = b.libraries != null ? b.libraries
                 : ServiceLoader.load(Library.class, LuaVM.class.getClassLoader());
@@ -116,29 +123,62 @@ public final class LuaVM {
 
     /**
      * Compiles Lua source text once, for {@link Sandbox#run} in any sandbox. The source is
-     * bounded by the default limits' {@link Limits#sourceBytes()} and compilation work by their
-     * gas. A chunk name starting with {@code @} or {@code =} is used as Lua's {@code load} would;
+     * bounded by the default limits' {@link Limits#sourceBytes()}, compilation work by their
+     * gas and the compiler's heap by {@link Builder#compileMemory} (the compiler holds a few
+     * hundred bytes per source byte while it works). A chunk name starting with {@code @} or {@code =} is used as Lua's {@code load} would;
      * any other name is shown as it is ({@code "invoice.lua"} gives {@code invoice.lua:3:}).
      *
      * @throws LuaSyntaxException the source does not compile, is too big, or is a binary chunk
-     * @throws LuaLimitException compilation needed more work than the gas limit
+     * @throws LuaLimitException compilation needed more work than the gas limit (GAS) or more
+     *         heap than the compile memory limit (MEMORY)
      */
     public CompiledChunk compile(String chunkName, String source) {
         return compile(chunkName, source.getBytes(StandardCharsets.UTF_8));
     }
 
     public CompiledChunk compile(String chunkName, byte[] source) {
-        long[] work = {0};
-        long budget = limits.gas();
-        Prototype p = compile(chunkName, source, limits.sourceBytes(), units -> {
-            work[0] += units;
-            if (work[0] > budget) throw new LuaLimitException(LuaLimitException.Limit.GAS);
-        });
+        Prototype p = compile(chunkName, source, limits.sourceBytes(), new HostCompile(limits.gas(), compileMemory));
         return new CompiledChunk(displayName(chunkName), p, dev.luavm.audit.Digests.sha256(source));
     }
 
-    /** Compiles with a work meter; errors become {@link LuaSyntaxException}. */
-    static Prototype compile(String chunkName, byte[] source, long maxBytes, java.util.function.LongConsumer work) {
+    /**
+     * A compilation with no sandbox to charge ({@link #compile}): bounded by the default gas and
+     * by {@link Builder#compileMemory}, ending with {@link LuaLimitException} past either.
+     */
+    private static final class HostCompile implements CompileMeter {
+        private final long gas;
+        private final long memory;
+        private long work;
+        private long held;
+
+        HostCompile(long gas, long memory) {
+            this.gas = gas;
+            this.memory = memory;
+        }
+
+        @Override
+        public void work(long units) {
+            work += units;
+            if (work > gas) throw new LuaLimitException(LuaLimitException.Limit.GAS);
+        }
+
+        @Override
+        public void hold(long bytes) {
+            if (bytes > memory - held) throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
+            held += bytes;
+        }
+
+        @Override
+        public void release(long bytes) {
+            held -= bytes;
+        }
+    }
+
+    /**
+     * Compiles with a meter; errors become {@link LuaSyntaxException}, except the meter's own
+     * ({@code not enough memory} from a sandbox's memory meter goes on, for the sandbox to report).
+     */
+    static Prototype compile(String chunkName, byte[] source, long maxBytes, CompileMeter meter) {
         Objects.requireNonNull(source, "source");
         String name = loadName(chunkName);
         String shown = displayName(chunkName);
@@ -150,8 +190,9 @@ public final class LuaVM {
             throw new LuaSyntaxException("attempt to load a binary chunk (mode is 't')", shown, -1);
         }
         try {
-            return LuaCompiler.compile(source, name, work);
+            return LuaCompiler.compile(source, name, meter);
         } catch (LuaError e) {
+            if (MemoryMeter.isOutOfMemory(e)) throw e;
             String msg = e.getMessage();
             return throwSyntax(msg, shown);
         }
@@ -247,6 +288,7 @@ public final class LuaVM {
         private int conversionDepth = 100;
         private long conversionElements = 1_000_000;
         private boolean binaryStrings;
+        private long compileMemory = DEFAULT_COMPILE_MEMORY;
         private Iterable<Library> libraries;
 
         private Builder() {}
@@ -293,6 +335,19 @@ public final class LuaVM {
          */
         public Builder binaryStrings(boolean binary) {
             this.binaryStrings = binary;
+            return this;
+        }
+
+        /**
+         * The heap {@link LuaVM#compile} may hold while compiling (default
+         * {@value LuaVM#DEFAULT_COMPILE_MEMORY} bytes, a deterministic estimate of 150 to 500 bytes
+         * per source byte: about 270 KB of the densest source, {@code x = 1} lines, and 450 to
+         * 900 KB of typical code). Compiling for a
+         * sandbox ({@code eval}, {@code load}) charges the sandbox's memory limit instead.
+         */
+        public Builder compileMemory(long bytes) {
+            if (bytes <= 0) throw new IllegalArgumentException("compile memory must be positive: " + bytes);
+            this.compileMemory = bytes;
             return this;
         }
 

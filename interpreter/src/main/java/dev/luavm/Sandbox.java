@@ -163,7 +163,7 @@ public final class Sandbox implements AutoCloseable {
         Objects.requireNonNull(code, "code");
         byte[] src = code.getBytes(StandardCharsets.UTF_8);
         return execute(new RunSource("eval", LuaVM.displayName(chunkName), () -> Digests.sha256(src)),
-                () -> engine.load(LuaVM.compile(chunkName, src, limits.sourceBytes(), engine::chargeCompileWork)),
+                () -> engine.load(LuaVM.compile(chunkName, src, limits.sourceBytes(), engine.compileMeter())),
                 new Object[0]);
     }
 

@@ -81,7 +81,9 @@ class T04BuiltinAmplificationTest {
         StringBuilder src = new StringBuilder("local x = 0\nif x == 0 then x = 1\n");
         for (int i = 1; i < 20_000; i++) src.append("elseif x == ").append(i).append(" then x = ").append(i).append('\n');
         src.append("end\nreturn x\n");
-        LuaVM vm = LuaVM.builder().limits(Limits.defaults().withTimeout(Duration.ofSeconds(30))).build();
+        // about 600 KB of source: more compiler heap than the default compile memory (T18)
+        LuaVM vm = LuaVM.builder().limits(Limits.defaults().withTimeout(Duration.ofSeconds(30)))
+                .compileMemory(1L << 30).build();
         long t0 = System.nanoTime();
         CompiledChunk chunk = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> vm.compile("elseifs", src.toString()));
         long ms = (System.nanoTime() - t0) / 1_000_000;

@@ -54,6 +54,16 @@ public final class Prototype {
         this.localVars = localVars;
     }
 
+    /**
+     * Bytes of this function's own arrays (code, lines, slots for constants, nested functions,
+     * upvalues and locals), for the memory walk; the constants, nested functions and the source
+     * name are objects of their own.
+     */
+    public long heapBytes() {
+        return 64 + 6 * 16 + 4L * code.length + 4L * lineInfo.length + 8L * constants.length
+            + 8L * protos.length + 32L * upvalues.length + 32L * localVars.length;
+    }
+
     /** Line of the instruction at {@code pc}, or -1 when unknown. */
     public int lineAt(int pc) {
         return pc >= 0 && pc < lineInfo.length ? lineInfo[pc] : -1;

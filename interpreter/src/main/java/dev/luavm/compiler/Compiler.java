@@ -48,9 +48,16 @@ final class Compiler {
     /** index of the last token read */
     private int lastIdx = -1;
     private FuncState fs;
-    /** pending gotos and active labels of all open functions (PUC's Dyndata) */
-    private final List<LabelDesc> gotos = new ArrayList<>();
-    private final List<LabelDesc> labels = new ArrayList<>();
+    /**
+     * Active labels and pending gotos of all open functions (the sizes of PUC's Dyndata lists,
+     * which bound them); the entries themselves live in their blocks, found by name.
+     */
+    private int activeLabels;
+    private int activeGotos;
+    /** pays for the compilation's work and heap */
+    final CompileAccount account;
+    /** Names the compiler writes itself; the lexer interns names to these very objects. */
+    static final List<String> BUILTIN_NAMES = List.of("_ENV", "self", "break");
     /**
      * One LuaString per distinct string constant of the chunk, so a field name written in one
      * function ({@code {x = ...}}) and read in another ({@code b.x}) is the same object and the
@@ -58,14 +65,16 @@ final class Compiler {
      */
     private final java.util.HashMap<LuaString, LuaString> strings = new java.util.HashMap<>();
     /** constant keys to the index they last got in any function (PUC's ls->h) */
-    final Map<Object, Integer> constantScanner = new HashMap<>();
+    final Map<ConstantKey, Integer> constantScanner = new HashMap<>();
 
     /** A label or a pending goto. */
-    private static final class LabelDesc {
+    static final class LabelDesc {
         final String name;
         int pc;
         final int line;
         int nactvar;
+        /** a goto closed by a label (it stays in its block's list until the block ends) */
+        boolean closed;
 
         LabelDesc(String name, int pc, int line, int nactvar) {
             this.name = name;
@@ -75,8 +84,9 @@ final class Compiler {
         }
     }
 
-    Compiler(CompileErrors errors, List<LuaToken> tokens, String chunkName) {
+    Compiler(CompileErrors errors, List<LuaToken> tokens, String chunkName, CompileAccount account) {
         this.errors = errors;
+        this.account = account;
         this.tokens = tokens;
         this.source = CompileErrors.latin1(chunkName);
     }
@@ -134,7 +144,7 @@ final class Compiler {
     }
 
     private FuncState openFunc(int line) {
-        FuncState f = new FuncState(fs, this, line, labels.size(), gotos.size());
+        FuncState f = new FuncState(fs, this, line);
         fs = f;
         enterBlock(new BlockCnt(), false);
         return f;
@@ -223,9 +233,11 @@ final class Compiler {
         }
     }
 
-    private static int searchVar(FuncState f, String n) {
+    /** Names are interned by the lexer (and {@link #BUILTIN_NAMES}): compared by identity. */
+    private int searchVar(FuncState f, String n) {
+        account.scan(f.nactvar);
         for (int i = f.nactvar - 1; i >= 0; i--) {
-            if (f.locVars.get(f.actVars.get(i)).name.equals(n)) return i;
+            if (f.locVars.get(f.actVars.get(i)).name == n) return i;
         }
         return -1;
     }
@@ -236,9 +248,10 @@ final class Compiler {
         bl.upval = true;
     }
 
-    private static int searchUpvalue(FuncState f, String n) {
+    private int searchUpvalue(FuncState f, String n) {
+        account.scan(f.upvalues.size());
         for (int i = 0; i < f.upvalues.size(); i++) {
-            if (f.upvalues.get(i).name().equals(n)) return i;
+            if (f.upvalues.get(i).name() == n) return i;
         }
         return -1;
     }
@@ -294,8 +307,6 @@ final class Compiler {
     private void enterBlock(BlockCnt bl, boolean isLoop) {
         bl.isLoop = isLoop;
         bl.nactvar = fs.nactvar;
-        bl.firstLabel = labels.size();
-        bl.firstGoto = gotos.size();
         bl.upval = false;
         bl.previous = fs.bl;
         fs.bl = bl;
@@ -315,16 +326,13 @@ final class Compiler {
         removeVars(bl.nactvar);
         assert bl.nactvar == fs.nactvar;
         fs.freereg = fs.nactvar; // free registers
-        truncate(labels, bl.firstLabel); // remove local labels
+        activeLabels -= bl.jumps.labelCount(); // remove local labels
         if (bl.previous != null) {
             moveGotosOut(bl);
-        } else if (bl.firstGoto < gotos.size()) {
-            undefGoto(gotos.get(bl.firstGoto));
+        } else {
+            LabelDesc first = bl.jumps.firstPending();
+            if (first != null) undefGoto(first);
         }
-    }
-
-    private static void truncate(List<?> list, int size) {
-        while (list.size() > size) list.remove(list.size() - 1);
     }
 
     private RuntimeException undefGoto(LabelDesc gt) {
@@ -336,33 +344,29 @@ final class Compiler {
 
     /** Pending gotos of a closed block become pending gotos of the enclosing block. */
     private void moveGotosOut(BlockCnt bl) {
-        int out = bl.firstGoto;
-        int n = gotos.size();
-        for (int i = bl.firstGoto; i < n; i++) {
-            LabelDesc gt = gotos.get(i);
+        List<LabelDesc> pending = bl.jumps.gotos();
+        account.scan(pending.size());
+        for (LabelDesc gt : pending) {
+            if (gt.closed) continue;
             if (gt.nactvar > bl.nactvar) {
                 if (bl.upval) fs.patchClose(gt.pc, bl.nactvar);
                 gt.nactvar = bl.nactvar;
             }
-            if (!findLabel(gt)) gotos.set(out++, gt); // keep it pending
+            if (findLabel(gt)) activeGotos--;
+            else fs.bl.jumps.addGoto(gt); // keep it pending
         }
-        truncate(gotos, out);
     }
 
     /** Closes goto {@code gt} with a visible label of the current block, if there is one. */
     private boolean findLabel(LabelDesc gt) {
         BlockCnt bl = fs.bl;
-        for (int i = bl.firstLabel; i < labels.size(); i++) {
-            LabelDesc lb = labels.get(i);
-            if (lb.name.equals(gt.name)) {
-                if (gt.nactvar > lb.nactvar && (bl.upval || labels.size() > bl.firstLabel)) {
-                    fs.patchClose(gt.pc, lb.nactvar);
-                }
-                closeGoto(gt, lb);
-                return true;
-            }
+        LabelDesc lb = bl.jumps.label(gt.name);
+        if (lb == null) return false;
+        if (gt.nactvar > lb.nactvar) { // PUC also asks (bl->upval || the block has labels): it has lb
+            fs.patchClose(gt.pc, lb.nactvar);
         }
-        return false;
+        closeGoto(gt, lb);
+        return true;
     }
 
     private void closeGoto(LabelDesc gt, LabelDesc label) {
@@ -376,14 +380,11 @@ final class Compiler {
 
     /** Closes the pending gotos of the current block that go to label {@code lb}. */
     private void findGotos(LabelDesc lb) {
-        int out = fs.bl.firstGoto;
-        int n = gotos.size();
-        for (int i = fs.bl.firstGoto; i < n; i++) {
-            LabelDesc gt = gotos.get(i);
-            if (gt.name.equals(lb.name)) closeGoto(gt, lb);
-            else gotos.set(out++, gt);
+        for (LabelDesc gt : fs.bl.jumps.takeGotos(lb.name)) {
+            closeGoto(gt, lb);
+            gt.closed = true;
+            activeGotos--;
         }
-        truncate(gotos, out);
     }
 
     /** PUC keeps labels and pending gotos in arrays of at most SHRT_MAX entries. */
@@ -391,37 +392,44 @@ final class Compiler {
 
     /** The chunk's canonical instance of string constant {@code s}. */
     LuaString intern(LuaString s) {
+        account.lookup(s.length(), strings.size());
         LuaString old = strings.putIfAbsent(s, s);
         return old != null ? old : s;
     }
 
-    private static void addLabel(List<LabelDesc> list, LabelDesc l) {
-        if (list.size() >= MAX_LABELS) {
-            // raised by PUC's luaM_growvector: a plain message, without position
+    /** Raised by PUC's luaM_growvector when a Dyndata list is full: a plain message, without position. */
+    private static void checkLabelRoom(int active) {
+        if (active >= MAX_LABELS) {
             throw new dev.luavm.vm.LuaError(LuaString.of("too many labels/gotos (limit is " + MAX_LABELS + ")"));
         }
-        list.add(l);
+    }
+
+    private void addLabel(LabelDesc l) {
+        checkLabelRoom(activeLabels);
+        activeLabels++;
+        fs.bl.jumps.addLabel(l);
     }
 
     private void breakLabel() {
         LabelDesc lb = new LabelDesc("break", fs.pc, 0, fs.nactvar);
-        addLabel(labels, lb);
+        addLabel(lb);
         findGotos(lb);
     }
 
     /** gotoStat / breakStat, with the jump at {@code pc}. */
     private void gotoStat(String label, int line, int pc) {
         LabelDesc gt = new LabelDesc(label, pc, line, fs.nactvar);
-        addLabel(gotos, gt);
-        if (findLabel(gt)) gotos.remove(gotos.size() - 1); // label already defined
+        checkLabelRoom(activeGotos);
+        if (!findLabel(gt)) { // else the label is already defined
+            activeGotos++;
+            fs.bl.jumps.addGoto(gt);
+        }
     }
 
     private void checkRepeated(String label) {
-        for (int i = fs.bl.firstLabel; i < labels.size(); i++) {
-            LabelDesc lb = labels.get(i);
-            if (lb.name.equals(label)) {
-                throw semError("label '" + label + "' already defined on line " + lb.line);
-            }
+        LabelDesc lb = fs.bl.jumps.label(label);
+        if (lb != null) {
+            throw semError("label '" + label + "' already defined on line " + lb.line);
         }
     }
 
@@ -494,11 +502,12 @@ final class Compiler {
         checkRepeated(label);
         at(ctx.DCOLON(1));
         LabelDesc lb = new LabelDesc(label, fs.getLabel(), line, fs.nactvar);
-        addLabel(labels, lb);
+        addLabel(lb);
         return lb;
     }
 
     private void statement(StatContext s) {
+        account.step();
         int line = first(s).getLine();
         if (s instanceof EmptyStatContext e) {
             at(e.SEMI());
@@ -715,16 +724,17 @@ final class Compiler {
     private void ifStat(IfStatContext ctx, int line) {
         int escapeList = NO_JUMP;
         List<ElseIfPartContext> elseIfs = ctx.elseIfPart();
-        boolean more = !elseIfs.isEmpty() || ctx.elsePart() != null;
+        ElsePartContext elsePart = ctx.elsePart(); // each call scans all the children
+        boolean more = !elseIfs.isEmpty() || elsePart != null;
         escapeList = testThenBlock(ctx.IF(), ctx.exp(), ctx.block(), escapeList, more);
         for (int i = 0; i < elseIfs.size(); i++) {
             ElseIfPartContext ei = elseIfs.get(i);
-            boolean followed = i + 1 < elseIfs.size() || ctx.elsePart() != null;
+            boolean followed = i + 1 < elseIfs.size() || elsePart != null;
             escapeList = testThenBlock(ei.ELSEIF(), ei.exp(), ei.block(), escapeList, followed);
         }
-        if (ctx.elsePart() != null) {
-            at(ctx.elsePart().ELSE());
-            block(ctx.elsePart().block());
+        if (elsePart != null) {
+            at(elsePart.ELSE());
+            block(elsePart.block());
         }
         at(ctx.END());
         fs.patchToHere(escapeList);
@@ -933,6 +943,7 @@ final class Compiler {
      * through by a loop, not by recursion.
      */
     private void subExpr(ParserRuleContext ctx, ExpDesc v) {
+        account.step();
         while (!(ctx instanceof UnaryExpContext) && !(ctx instanceof PowExpContext)
             && ctx.getChildCount() == 1) {
             ctx = (ParserRuleContext) ctx.getChild(0);
@@ -1132,6 +1143,7 @@ final class Compiler {
         List<ParseTree> ch = ctx.children;
         primaryExp((PrimaryExpContext) ch.get(0), v);
         for (int i = 1; i < ch.size(); i++) {
+            account.step();
             ParseTree s = ch.get(i);
             if (s instanceof FieldSuffixContext f) {
                 fieldSel(v, f.DOT(), f.NAME());

@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * The state of one function being compiled, and the code generator (PUC's {@code FuncState}
  * and {@code lcode.c}): it owns the instruction and line arrays, the constant table (deduplicated
- * through a hash map whose keys keep 1 and 1.0 apart), register allocation ({@link #freereg},
+ * through a hash map of {@link ConstantKey}s, which keep 1 and 1.0 apart and cannot be crafted
+ * into a worse than logarithmic lookup), register allocation ({@link #freereg},
  * freed strictly LIFO, which {@link #freeReg} asserts) and the jump lists.
  *
  * <p>Jump lists are threaded through the sBx fields of the jumps themselves, as in PUC; an
@@ -51,7 +52,6 @@ final class FuncState {
     int nactvar;
 
     final List<Object> constants = new ArrayList<>();
-    private static final Object NIL_KEY = new Object();
     final List<Prototype> protos = new ArrayList<>();
     final List<Prototype.UpvalueDesc> upvalues = new ArrayList<>();
     /** debug info of all locals ever declared (PUC's f->locvars) */
@@ -60,9 +60,6 @@ final class FuncState {
     final List<Integer> actVars = new ArrayList<>();
     /** innermost open block */
     BlockCnt bl;
-    /** first label / goto of this function in the compiler's shared lists */
-    final int firstLabel;
-    final int firstGoto;
 
     static final class LocVar {
         final String name;
@@ -77,10 +74,8 @@ final class FuncState {
     /** A block (PUC's BlockCnt). */
     static final class BlockCnt {
         BlockCnt previous;
-        /** index of the first label of this block */
-        int firstLabel;
-        /** index of the first pending goto of this block */
-        int firstGoto;
+        /** the block's labels and pending gotos */
+        final BlockJumps jumps = new BlockJumps();
         /** number of active locals outside the block */
         int nactvar;
         /** some variable in the block is an upvalue */
@@ -89,12 +84,10 @@ final class FuncState {
         boolean isLoop;
     }
 
-    FuncState(FuncState prev, Compiler cs, int lineDefined, int firstLabel, int firstGoto) {
+    FuncState(FuncState prev, Compiler cs, int lineDefined) {
         this.prev = prev;
         this.cs = cs;
         this.lineDefined = lineDefined;
-        this.firstLabel = firstLabel;
-        this.firstGoto = firstGoto;
     }
 
     Prototype toPrototype(LuaString source) {
@@ -210,8 +203,9 @@ final class FuncState {
      * the index last given to the key in any function; it is reused only if this function's
      * constant at that index is the same value. Keys keep integers and floats apart.
      */
-    private int addK(Object key, Object value) {
-        Map<Object, Integer> scanner = cs.constantScanner;
+    private int addK(ConstantKey key, Object value) {
+        Map<ConstantKey, Integer> scanner = cs.constantScanner;
+        cs.account.lookup(key.size(), scanner.size());
         Integer idx = scanner.get(key);
         if (idx != null) {
             int k = idx;
@@ -232,29 +226,28 @@ final class FuncState {
 
     int stringK(LuaString s) {
         s = cs.intern(s);
-        return addK(s, s);
+        return addK(ConstantKey.of(s), s);
     }
 
     /** Integer constants are keyed apart from everything else (PUC uses a light userdata). */
     int intK(long n) {
-        return addK(new IntKey(n), n);
+        return addK(ConstantKey.of(ConstantKey.INTEGER, n), n);
     }
-
-    private record IntKey(long value) {}
 
     /** Float keys with an integral value are normalized, as a Lua table does with its keys. */
     int numberK(double r) {
-        Object key = r;
-        if (Math.floor(r) == r && r >= -0x1p63 && r < 0x1p63) key = (long) r;
+        ConstantKey key = Math.floor(r) == r && r >= -0x1p63 && r < 0x1p63
+            ? ConstantKey.of(ConstantKey.INTEGRAL_FLOAT, (long) r)
+            : ConstantKey.of(ConstantKey.FLOAT, Double.doubleToLongBits(r));
         return addK(key, r);
     }
 
     private int boolK(boolean b) {
-        return addK(b, b);
+        return addK(ConstantKey.of(b ? ConstantKey.TRUE : ConstantKey.FALSE, 0), b);
     }
 
     private int nilK() {
-        return addK(NIL_KEY, null);
+        return addK(ConstantKey.of(ConstantKey.NIL, 0), null);
     }
 
     // ------------------------------------------------------------------ nil, jumps

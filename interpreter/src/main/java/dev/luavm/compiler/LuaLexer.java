@@ -37,10 +37,18 @@ final class LuaLexer {
     private int tokenIndex;
     /** PUC's lexer buffer: the token text read so far (shown in lexical error messages). */
     private final StringBuilder buff = new StringBuilder();
+    private final CompileAccount account;
+    /**
+     * One String per distinct name, so the compiler compares names by identity. Seeded with the
+     * names the compiler itself writes as literals (JVM-interned, so the same objects).
+     */
+    private final Map<String, String> names = new HashMap<>();
 
-    LuaLexer(String src, CompileErrors errors) {
+    LuaLexer(String src, CompileErrors errors, CompileAccount account) {
         this.src = src;
         this.errors = errors;
+        this.account = account;
+        for (String n : Compiler.BUILTIN_NAMES) names.put(n, n);
         this.pos = 0;
         this.current = src.isEmpty() ? EOZ : src.charAt(0);
     }
@@ -142,6 +150,13 @@ final class LuaLexer {
         return new LuaToken(type, text, value, line, tokenIndex++);
     }
 
+    /** The chunk's one instance of name {@code word} (String orders its keys: see CompileAccount#lookup). */
+    private String intern(String word) {
+        account.lookup(word.length(), names.size());
+        String old = names.putIfAbsent(word, word);
+        return old != null ? old : word;
+    }
+
     /** The next token; at the end, an EOF token (repeatedly). */
     LuaToken nextToken() {
         buff.setLength(0);
@@ -227,7 +242,7 @@ final class LuaLexer {
                         String word = buff.toString();
                         Integer reserved = RESERVED.get(word);
                         if (reserved != null) return token(reserved, word, null);
-                        return token(NAME, "'" + word + "'", word);
+                        return token(NAME, "'" + word + "'", intern(word));
                     }
                     int c = current;
                     next();

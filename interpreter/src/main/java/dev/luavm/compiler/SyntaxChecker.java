@@ -4,7 +4,6 @@ import static dev.luavm.grammar.LuaParser.*;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongConsumer;
 
 /**
  * A recognizer that follows PUC's {@code lparser.c} decision by decision, without generating
@@ -27,8 +26,6 @@ final class SyntaxChecker {
      */
     static final int C_LEVEL_BASE = 2;
     static final int MAXVARS = 200;
-    /** Tokens between two calls of the work meter. */
-    static final int WORK_BATCH = 64;
 
     private enum Kind { CALL, VAR, OTHER }
 
@@ -47,17 +44,17 @@ final class SyntaxChecker {
 
     private final LuaLexer lexer;
     private final CompileErrors errors;
-    private final LongConsumer work;
+    private final CompileAccount account;
     private final List<LuaToken> tokens = new ArrayList<>();
     private LuaToken t;
     private LuaToken ahead;
     private int nCcalls = C_LEVEL_BASE;
     private Func fs;
 
-    SyntaxChecker(LuaLexer lexer, CompileErrors errors, LongConsumer work) {
+    SyntaxChecker(LuaLexer lexer, CompileErrors errors, CompileAccount account) {
         this.lexer = lexer;
         this.errors = errors;
-        this.work = work;
+        this.account = account;
     }
 
     /** Checks a whole chunk; returns its tokens, ending with EOF. */
@@ -67,17 +64,16 @@ final class SyntaxChecker {
         next();
         statList();
         check(EOF);
-        if (work != null) work.accept(tokens.size() % WORK_BATCH);
         return tokens;
     }
 
     // ------------------------------------------------------------------ tokens
 
     private LuaToken read() {
+        account.token();
         LuaToken tok = lexer.nextToken();
         if (tok.getType() != EOF || tokens.isEmpty() || tokens.get(tokens.size() - 1).getType() != EOF) {
             tokens.add(tok);
-            if (work != null && tokens.size() % WORK_BATCH == 0) work.accept(WORK_BATCH);
         }
         return tok;
     }

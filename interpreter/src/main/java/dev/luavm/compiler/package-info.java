@@ -8,5 +8,10 @@
  * {@code Compiler} (lparser.c's code-generating half) compiles through
  * {@code FuncState} (lcode.c) with {@code ExpDesc}
  * descriptors. {@link dev.luavm.compiler.ChunkId} formats chunk names for messages, for the VM too.
+ *
+ * <p>A compilation is a resource of whoever asks for it: every pass pays its work (gas) and
+ * its heap (held memory) to the caller's {@link dev.luavm.compiler.CompileMeter} before doing
+ * it, through one {@code CompileAccount}; {@code ConstantKey}, the interned names and
+ * {@code BlockJumps} keep every lookup at most logarithmic whatever the source.
  */
 package dev.luavm.compiler;

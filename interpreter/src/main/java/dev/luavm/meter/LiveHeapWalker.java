@@ -103,9 +103,12 @@ public final class LiveHeapWalker implements MemoryMeter.LiveSizer {
             return Sizes.UPVALUE;
         }
         if (o instanceof Prototype p) {
+            // a loaded chunk's code is the script's data too (a chunk compiled by the host is
+            // counted in each sandbox running it); the source name may be the whole source
+            push.accept(p.source);
             for (Object k : p.constants) push.accept(k);
             for (Prototype child : p.protos) push.accept(child);
-            return 0;
+            return p.heapBytes();
         }
         if (o instanceof Userdata u) {
             push.accept(u.getMetatable());

@@ -45,6 +45,10 @@ public final class MemoryMeter {
     private LiveSizer sizer;
     private long live;
     private long sinceTrace;
+    /** bytes held outside the Lua heap (see {@link #hold}): counted, never seen by the walk */
+    private long held;
+    /** the part of {@code sinceTrace} that is held bytes (it paces walks; counted once) */
+    private long heldSinceTrace;
     private long peak;
     private long totalCharged;
     private int traces;
@@ -70,17 +74,17 @@ public final class MemoryMeter {
      */
     public void charge(long bytes) {
         if (bytes < 0) throw new IllegalArgumentException("negative charge");
-        long next = live + sinceTrace + bytes;
+        long next = live + sinceTrace + held - heldSinceTrace + bytes;
         if (next > cap || next < 0) {
             // Within the slack after a walk that found the heap inside the cap, allocate without
             // walking again: walks are then at least 'slack' bytes of allocation apart, which keeps
             // their total cost linear in the bytes allocated. A heap near the cap is caught by the
             // next walk, once the slack is used.
-            boolean withinSlack = sizer != null && live <= cap && next >= 0 && sinceTrace + bytes <= slack;
+            boolean withinSlack = sizer != null && live + held <= cap && next >= 0 && sinceTrace + bytes <= slack;
             if (!withinSlack) {
                 if (sizer != null) {
                     retrace();
-                    next = live + bytes;
+                    next = live + held + bytes;
                 }
                 if (next > cap || next < 0 || bytes > cap) {
                     throw new LuaError(NOT_ENOUGH_MEMORY);
@@ -89,8 +93,34 @@ public final class MemoryMeter {
         }
         sinceTrace += bytes;
         totalCharged += bytes;
-        long current = live + sinceTrace;
+        long current = current();
         if (current > peak) peak = current;
+    }
+
+    /**
+     * Charges {@code bytes} that the sandbox holds outside the Lua heap, where the live-heap
+     * walk cannot see them (a compilation in progress, a {@code load} reader's pieces): they
+     * count until {@link #release}d, across walks. Paced and capped as {@link #charge(long)}
+     * (they count toward the allocation that triggers the next walk).
+     */
+    public void hold(long bytes) {
+        charge(bytes);
+        held += bytes;
+        heldSinceTrace += bytes;
+    }
+
+    /** Gives back bytes {@link #hold held} before. */
+    public void release(long bytes) {
+        if (bytes < 0 || bytes > held) throw new IllegalArgumentException("release of " + bytes + ", held " + held);
+        held -= bytes;
+        long counted = Math.min(bytes, heldSinceTrace);
+        heldSinceTrace -= counted;
+        sinceTrace -= counted;
+    }
+
+    /** True when {@code e} is the meter's {@code not enough memory} error. */
+    public static boolean isOutOfMemory(LuaError e) {
+        return NOT_ENOUGH_MEMORY.equals(e.value());
     }
 
     /** Charges {@code count * unit} bytes, failing cleanly if the product overflows. */
@@ -109,6 +139,7 @@ public final class MemoryMeter {
         traces++;
         live = sizer.liveBytes();
         sinceTrace = 0;
+        heldSinceTrace = 0;
     }
 
     public long cap() { return cap; }
@@ -123,5 +154,5 @@ public final class MemoryMeter {
     public int traces() { return traces; }
 
     /** Current accounted figure. */
-    public long current() { return live + sinceTrace; }
+    public long current() { return live + sinceTrace + held - heldSinceTrace; }
 }

@@ -1,7 +1,6 @@
 package dev.luavm.vm;
 
 import dev.luavm.bytecode.Prototype;
-import dev.luavm.compiler.LuaCompiler;
 import dev.luavm.lib.CallContext;
 import dev.luavm.lib.Intrinsic;
 import dev.luavm.meter.Sizes;
@@ -11,7 +10,6 @@ import dev.luavm.value.LuaFunction;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
 import dev.luavm.value.Upvalue;
-import java.io.ByteArrayOutputStream;
 
 /**
  * The library functions the VM implements itself ({@link Intrinsic}): protected calls and
@@ -238,57 +236,7 @@ final class Intrinsics {
 
     // ---- load
 
-    private static final LuaString LOAD_DEFAULT_NAME = LuaString.of("=(load)");
-
-    static final Builtin LOAD = Builtin.of("load", c -> {
-        Object chunk = c.arg(1);
-        LuaString name;
-        byte[] source;
-        Ctx x = (Ctx) c;
-        if (chunk instanceof LuaString s) {
-            source = s.bytesUnsafe();
-            name = c.optString(2, s);
-        } else if (chunk instanceof LuaFunction reader) {
-            name = c.optString(2, LOAD_DEFAULT_NAME);
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            try {
-                while (true) {
-                    Object piece = c.call1(reader);
-                    if (piece == null) break;
-                    if (!(piece instanceof LuaString ps)) {
-                        return c.ret(null, LuaString.of("reader function must return a string"));
-                    }
-                    if (ps.length() == 0) break;
-                    c.memory().charge(ps.length());
-                    c.chargeGas(1 + ps.length() / 64);
-                    buf.write(ps.bytesUnsafe(), 0, ps.length());
-                }
-            } catch (LuaError e) {
-                return c.ret(null, e.value());
-            }
-            source = buf.toByteArray();
-        } else {
-            throw c.typeError(1, "string");
-        }
-        String mode = c.optString(3, LuaString.of("bt")).toString();
-        boolean binary = source.length > 0 && source[0] == 27;
-        if (binary) {
-            return c.ret(null, LuaString.of("attempt to load a binary chunk (mode is '"
-                    + (mode.indexOf('t') >= 0 ? "t" : mode) + "')"));
-        }
-        if (mode.indexOf('t') < 0) {
-            return c.ret(null, LuaString.of("attempt to load a text chunk (mode is '" + mode + "')"));
-        }
-        c.chargeGas(1 + source.length / 16);
-        Prototype p;
-        try {
-            p = LuaCompiler.compile(source, name.toLatin1(), work -> c.chargeGas(work));
-        } catch (LuaError e) {
-            return c.ret(null, e.value());
-        }
-        Object env = c.nargs() >= 4 ? c.arg(4) : x.st.globals;
-        return c.ret(x.st.bind(p, env));
-    });
+    static final Builtin LOAD = Builtin.of("load", Load::call);
 
     /** A main-chunk closure: fresh closed upvalues, the first one holding {@code env}. */
     static LuaClosure bind(LuaState st, Prototype p, Object env) {

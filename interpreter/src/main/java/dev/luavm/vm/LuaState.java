@@ -156,14 +156,13 @@ public final class LuaState {
         return Intrinsics.bind(this, p, env);
     }
 
-    /** Compiles {@code source} (text only; gas charged for compilation) and binds it to the globals. */
+    /** Compiles {@code source} (text only; its work and heap charged to this state) and binds it to the globals. */
     public LuaClosure load(byte[] source, String chunkName) {
         checkAlive();
         if (source.length > 0 && source[0] == 27) {
             throw LuaError.of("attempt to load a binary chunk (mode is 't')");
         }
-        gas.charge(1 + source.length / 16);
-        return load(LuaCompiler.compile(source, chunkName, gas::charge));
+        return load(LuaCompiler.compile(source, chunkName, new MeteredCompile(gas, memory)));
     }
 
     // ---- running
