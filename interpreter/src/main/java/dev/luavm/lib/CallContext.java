@@ -205,6 +205,7 @@ public abstract class CallContext {
             return l;
         }
         if (v instanceof LuaString s) {
+            if (s.length() > LuaNumbers.FREE_NUMERAL_BYTES) chargeGas(LuaNumbers.parseWork(s));
             Object n = LuaNumbers.parse(s);
             if (n instanceof Long l) return l;
             if (n instanceof Double d) {
@@ -235,6 +236,7 @@ public abstract class CallContext {
         Object v = arg(i);
         if (v instanceof Long || v instanceof Double) return v;
         if (v instanceof LuaString s) {
+            if (s.length() > LuaNumbers.FREE_NUMERAL_BYTES) chargeGas(LuaNumbers.parseWork(s));
             Object n = LuaNumbers.parse(s);
             if (n != null) return n;
         }

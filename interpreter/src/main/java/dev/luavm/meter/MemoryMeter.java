@@ -27,6 +27,11 @@ import dev.luavm.value.LuaString;
  *
  * <p>A meter without a sizer (no walk possible) treats every charge as live: a conservative
  * cap on total allocation, used where no roots exist (for example while compiling).
+ *
+ * <p>The meter also carries a link to its sandbox's {@link GasMeter} ({@link #linkGas}, set
+ * where the {@code LuaState} is built), so that structures holding only a memory meter (tables)
+ * can charge the CPU work their input shape causes ({@link #chargeWork}): hash probes, rehashes,
+ * scans. A meter with no link (a table template's scratch meter) charges no work.
  */
 public final class MemoryMeter {
     /** Measures the bytes reachable from a sandbox's roots. */
@@ -48,6 +53,7 @@ public final class MemoryMeter {
     private long peak;
     private long totalCharged;
     private int traces;
+    private GasMeter gas;
 
     public MemoryMeter(long capBytes) {
         if (capBytes <= 0) throw new IllegalArgumentException("memory cap must be positive: " + capBytes);
@@ -62,6 +68,21 @@ public final class MemoryMeter {
 
     public void setLiveSizer(LiveSizer sizer) {
         this.sizer = sizer;
+    }
+
+    /** Links the sandbox's gas meter: {@link #chargeWork} charges it from then on. */
+    public void linkGas(GasMeter gas) {
+        this.gas = gas;
+    }
+
+    /**
+     * Charges {@code units} of gas for work whose cost depends on its input (hash probes,
+     * rehash scans) to the linked gas meter; nothing when no gas meter is linked. May throw
+     * {@code LuaTermination}.
+     */
+    public void chargeWork(long units) {
+        GasMeter g = gas;
+        if (g != null) g.charge(units);
     }
 
     /**

@@ -442,9 +442,10 @@ final class Interpreter {
                                 double u = dx;
                                 double w = dy;
                                 res = op == 31 ? u == w : op == 32 ? u < w : u <= w;
-                            } else if (op == 31 && (x == y || x == null || y == null
-                                    || x instanceof LuaString || x instanceof Boolean)) {
+                            } else if (op == 31 && (x == y || x == null || y == null || x instanceof Boolean)) {
                                 res = x == y || (x != null && x.equals(y));
+                            } else if (op == 31 && x instanceof LuaString xs) {
+                                res = y instanceof LuaString ys && xs.equals(ys, meter); // long compares charged
                             } else {
                                 f.pc = pc;
                                 Object v = op == 31 ? Meta.equals(st, x, y, true)
@@ -500,6 +501,7 @@ final class Interpreter {
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             if (b != 0) co.top = ra + b;
+                            else if (co.top - ra - 1 > Calls.FREE_VALUES) gas += co.top - ra - 1 - Calls.FREE_VALUES;
                             if (gas >= gasRoom) {
                                 meter.charge(gas);
                                 gas = 0;
@@ -533,6 +535,7 @@ final class Interpreter {
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             int n = b != 0 ? b - 1 : co.top - ra;
+                            if (n > Calls.FREE_VALUES) gas += n - Calls.FREE_VALUES; // element work: values returned
                             if (gas >= gasRoom) {
                                 meter.charge(gas);
                                 gas = 0;
@@ -595,7 +598,7 @@ final class Interpreter {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             f.pc = pc;
-                            if (!Calls.forPrep(stack, ra)) pc += (i >>> 14) - 131071 + 1;
+                            if (!Calls.forPrep(st, stack, ra)) pc += (i >>> 14) - 131071 + 1;
                             continue;
                         }
                         case 41: { // TFORCALL
@@ -638,7 +641,17 @@ final class Interpreter {
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int n = i >>> 23;
                             int c = (i >>> 14) & 0x1FF;
-                            if (n == 0) n = co.top - ra - 1;
+                            if (n == 0) {
+                                n = co.top - ra - 1;
+                                if (n > Calls.FREE_VALUES) {
+                                    gas += n - Calls.FREE_VALUES; // element work: values stored from a multiple result
+                                    if (gas >= gasRoom) {
+                                        meter.charge(gas);
+                                        gas = 0;
+                                        gasRoom = meter.room();
+                                    }
+                                }
+                            }
                             if (c == 0) c = code[pc++] >>> 6;
                             f.pc = pc;
                             LuaTable t = (LuaTable) stack[ra];
@@ -663,6 +676,14 @@ final class Interpreter {
                             if (nva < 0) nva = 0;
                             if (b < 0) {
                                 b = nva;
+                                if (nva > Calls.FREE_VALUES) {
+                                    gas += nva - Calls.FREE_VALUES; // element work: values copied
+                                    if (gas >= gasRoom) {
+                                        meter.charge(gas);
+                                        gas = 0;
+                                        gasRoom = meter.room();
+                                    }
+                                }
                                 if (ra + nva + Coroutine.EXTRA_STACK > stack.length) {
                                     f.pc = pc;
                                     co.ensureStack(ra + nva + Coroutine.EXTRA_STACK);

@@ -92,6 +92,7 @@ public final class LuaState {
         this.maxCallDepth = settings.maxCallDepth();
         this.maxStackSlots = settings.maxStackSlots();
         gas.setClock(host::nanoTime);
+        memory.linkGas(gas); // tables charge their probe and rehash work through the memory meter
         this.globals = new LuaTable(memory);
         this.registry = new LuaTable(memory);
         registry.put(G, globals);
