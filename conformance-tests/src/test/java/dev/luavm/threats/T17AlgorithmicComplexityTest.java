@@ -9,6 +9,7 @@ import java.time.Duration;
 
 import static dev.luavm.threats.ThreatSupport.assertLimit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -93,6 +94,18 @@ class T17AlgorithmicComplexityTest {
         assertLimit(Limit.GAS, collidingStrings(16, "")
                 + "local t = {} for i = 1, #keys do t[keys[i]] = true end"
                 + " while true do for i = 1, #keys do local _ = t[keys[i]] end end");
+    }
+
+    @Test
+    void hostReadsOfAFloodedTableAfterTheGasRanOutStillWork() {
+        // table work is charged to runs only: the host walking a long chain afterwards must not
+        // meet the (final) gas termination
+        try (Sandbox sb = ThreatSupport.sandbox()) {
+            sb.eval(collidingStrings(10, "") + "t = {} for i = 1, #keys do t[keys[i]] = i end last = keys[#keys]");
+            String last = (String) sb.getGlobal("last");
+            assertThrows(dev.luavm.LuaLimitException.class, () -> sb.eval("while true do end"));
+            assertEquals(1024L, sb.getGlobal("t." + last));
+        }
     }
 
     @Test

@@ -28,10 +28,11 @@ import dev.luavm.value.LuaString;
  * <p>A meter without a sizer (no walk possible) treats every charge as live: a conservative
  * cap on total allocation, used where no roots exist (for example while compiling).
  *
- * <p>The meter also carries a link to its sandbox's {@link GasMeter} ({@link #linkGas}, set
- * where the {@code LuaState} is built), so that structures holding only a memory meter (tables)
- * can charge the CPU work their input shape causes ({@link #chargeWork}): hash probes, rehashes,
- * scans. A meter with no link (a table template's scratch meter) charges no work.
+ * <p>While a run is in progress the meter also carries a link to its sandbox's {@link GasMeter}
+ * ({@link #linkGas}, set and cleared by {@code LuaState.call}), so that structures holding only
+ * a memory meter (tables) can charge the CPU work their input shape causes ({@link #chargeWork}):
+ * hash probes, rehashes, scans. Without a link (between runs, when the host reads or sets
+ * globals; a table template's scratch meter) no work is charged.
  */
 public final class MemoryMeter {
     /** Measures the bytes reachable from a sandbox's roots. */
@@ -70,7 +71,7 @@ public final class MemoryMeter {
         this.sizer = sizer;
     }
 
-    /** Links the sandbox's gas meter: {@link #chargeWork} charges it from then on. */
+    /** Links the sandbox's gas meter ({@link #chargeWork} charges it from then on), or unlinks it (null). */
     public void linkGas(GasMeter gas) {
         this.gas = gas;
     }

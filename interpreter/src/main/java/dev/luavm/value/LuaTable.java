@@ -51,8 +51,9 @@ import dev.luavm.vm.LuaError;
  *       churn that rehashes a table with a large array part again and again pays each time.</li>
  *   <li>{@code next} costs 1 per 8 empty slots it skips (in chunks of {@value #SCAN_CHUNK}).</li>
  * </ul>
- * A table whose memory meter has no gas meter linked (a {@code TableTemplate}'s scratch table)
- * charges nothing. The common case (the key in its home slot, or a short chain) costs nothing
+ * Nothing is charged while the memory meter has no gas meter linked: outside runs (the host
+ * reading or setting globals, even after the gas ran out) and for a {@code TableTemplate}'s
+ * scratch table. The common case (the key in its home slot, or a short chain) costs nothing
  * beyond a compare and a local count.
  *
  * <h2>Sizing</h2>

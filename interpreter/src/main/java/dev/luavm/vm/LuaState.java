@@ -92,7 +92,6 @@ public final class LuaState {
         this.maxCallDepth = settings.maxCallDepth();
         this.maxStackSlots = settings.maxStackSlots();
         gas.setClock(host::nanoTime);
-        memory.linkGas(gas); // tables charge their probe and rehash work through the memory meter
         this.globals = new LuaTable(memory);
         this.registry = new LuaTable(memory);
         registry.put(G, globals);
@@ -176,6 +175,9 @@ public final class LuaState {
         if (current != mainCoroutine || javaDepth != 0) {
             throw new IllegalStateException("LuaState.call is not re-entrant; use CallContext.call from builtins");
         }
+        // tables charge their probe and rehash work through the memory meter, during runs only:
+        // the host reading globals between runs (or after a termination) is not the script's work
+        memory.linkGas(gas);
         try {
             return callJava(fn, args);
         } catch (LuaTermination t) {
@@ -186,6 +188,7 @@ public final class LuaState {
             resetAfterError();
             throw LuaError.of("stack overflow (host)");
         } finally {
+            memory.linkGas(null);
             if (gas.terminated() == null) resetAfterError();
         }
     }
