@@ -15,6 +15,11 @@ import dev.luavm.value.LuaTable;
  *   <li><b>Gas before work.</b> Each instruction's cost ({@link OpCode#gas}) is added to a local
  *       counter; the counter is charged to the {@link GasMeter} at safepoints (backward jumps,
  *       calls, returns, loop steps), so the overshoot is bounded by one straight-line block.
+ *       Work that grows with the operands rather than the instruction count is charged too:
+ *       values copied by VARARG, RETURN, TAILCALL and SETLIST beyond {@link Calls#FREE_VALUES}
+ *       go into the same local counter (flushed at once when large); long string compares
+ *       ({@link LuaString#equals(LuaString, GasMeter)}), table probes and rehashes
+ *       ({@link LuaTable}) and string coercions ({@link Arith}) charge the meter directly.
  *       Library functions charge through {@code CallContext.chargeGas}. Exhaustion, timeout and
  *       cancellation (a volatile flag polled at the meter's checks) throw
  *       {@link LuaTermination}, which is not a {@link LuaError}: nothing in Lua catches it and no
@@ -501,7 +506,7 @@ final class Interpreter {
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             if (b != 0) co.top = ra + b;
-                            else if (co.top - ra - 1 > Calls.FREE_VALUES) gas += co.top - ra - 1 - Calls.FREE_VALUES;
+                            else if (co.top - ra - 1 > Calls.FREE_VALUES) gas += co.top - ra - 1 - Calls.FREE_VALUES; // args moved down
                             if (gas >= gasRoom) {
                                 meter.charge(gas);
                                 gas = 0;
