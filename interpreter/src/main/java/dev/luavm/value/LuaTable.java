@@ -266,6 +266,8 @@ public final class LuaTable {
         Object k = ks[i];
         if (k == key) return hvals[i];
         if (k == null) return null;
+        // an equal short key in the home slot (another instance of the same name): inline, free
+        if (k instanceof LuaString s && s.length() <= LuaString.FREE_COMPARE_BYTES && s.equals(key)) return hvals[i];
         int slot = probe(key, i);
         return slot < 0 ? null : hvals[slot];
     }
