@@ -32,7 +32,7 @@ public final class LuaNumbers {
      */
     public static long parseWork(LuaString s) {
         int n = s.length();
-        return n <= FREE_NUMERAL_BYTES ? 0 : ((long) n + 7) >>> 3;
+        return n <= FREE_NUMERAL_BYTES ? 0 : dev.luavm.meter.GasMeter.byteWork(n);
     }
 
     public static Object parse(byte[] b, int from, int to) {
