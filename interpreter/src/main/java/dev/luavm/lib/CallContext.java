@@ -219,7 +219,7 @@ public abstract class CallContext {
             return l;
         }
         if (v instanceof LuaString s) {
-            chargeBytes(s.length()); // parsing a numeral is byte work
+            if (s.length() > LuaNumbers.FREE_NUMERAL_BYTES) chargeGas(LuaNumbers.parseWork(s));
             Object n = LuaNumbers.parse(s);
             if (n instanceof Long l) return l;
             if (n instanceof Double d) {
@@ -250,7 +250,7 @@ public abstract class CallContext {
         Object v = arg(i);
         if (v instanceof Long || v instanceof Double) return v;
         if (v instanceof LuaString s) {
-            chargeBytes(s.length()); // parsing a numeral is byte work
+            if (s.length() > LuaNumbers.FREE_NUMERAL_BYTES) chargeGas(LuaNumbers.parseWork(s));
             Object n = LuaNumbers.parse(s);
             if (n != null) return n;
         }

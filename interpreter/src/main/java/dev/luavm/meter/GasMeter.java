@@ -22,10 +22,24 @@ import java.util.function.LongSupplier;
  * that run runs after the end (no error handler, no {@code __gc}). Gas is a budget for the
  * meter's whole life; time, output and cancellation end one run: {@link #startRun()} clears
  * them (and the cancel flag) for the next run, while a GAS termination stays for good.
+ *
+ * <h2>What is charged (docs/STDLIB.md has the rule in full)</h2>
+ * Instructions cost their {@code OpCode.gas}. Work that grows with the input is charged on top,
+ * before it is done: byte work at one unit per {@link #BYTES_PER_GAS} bytes ({@link #byteWork}),
+ * element work at one unit per value copied (beyond a few free ones per call or return), hash
+ * probes beyond the first at one unit each, slots scanned past empty ones at one unit per 8.
+ * Tables reach this meter through their memory meter ({@code MemoryMeter.chargeWork}).
  */
 public final class GasMeter {
     /** Units between two polls of the cancel flag and the clock. */
     public static final long CHECK_INTERVAL = 10_000;
+    /** The byte rule: bytes read, compared, hashed, parsed or copied per unit of gas. */
+    public static final int BYTES_PER_GAS = 8;
+
+    /** Gas for {@code bytes} bytes of byte work: one unit per 8 bytes, rounded up. */
+    public static long byteWork(long bytes) {
+        return (bytes + BYTES_PER_GAS - 1) / BYTES_PER_GAS;
+    }
 
     private final long limit;
     private long used;

@@ -27,6 +27,12 @@ import dev.luavm.value.LuaString;
  *
  * <p>A meter without a sizer (no walk possible) treats every charge as live: a conservative
  * cap on total allocation, used where no roots exist (for example while compiling).
+ *
+ * <p>While a run is in progress the meter also carries a link to its sandbox's {@link GasMeter}
+ * ({@link #linkGas}, set and cleared by {@code LuaState.call}), so that structures holding only
+ * a memory meter (tables) can charge the CPU work their input shape causes ({@link #chargeWork}):
+ * hash probes, rehashes, scans. Without a link (between runs, when the host reads or sets
+ * globals; a table template's scratch meter) no work is charged.
  */
 public final class MemoryMeter {
     /** Measures the bytes reachable from a sandbox's roots. */
@@ -52,6 +58,7 @@ public final class MemoryMeter {
     private long peak;
     private long totalCharged;
     private int traces;
+    private GasMeter gas;
 
     public MemoryMeter(long capBytes) {
         if (capBytes <= 0) throw new IllegalArgumentException("memory cap must be positive: " + capBytes);
@@ -66,6 +73,21 @@ public final class MemoryMeter {
 
     public void setLiveSizer(LiveSizer sizer) {
         this.sizer = sizer;
+    }
+
+    /** Links the sandbox's gas meter ({@link #chargeWork} charges it from then on), or unlinks it (null). */
+    public void linkGas(GasMeter gas) {
+        this.gas = gas;
+    }
+
+    /**
+     * Charges {@code units} of gas for work whose cost depends on its input (hash probes,
+     * rehash scans) to the linked gas meter; nothing when no gas meter is linked. May throw
+     * {@code LuaTermination}.
+     */
+    public void chargeWork(long units) {
+        GasMeter g = gas;
+        if (g != null) g.charge(units);
     }
 
     /**

@@ -22,6 +22,19 @@ public final class LuaNumbers {
         return parse(s.bytesUnsafe(), 0, s.length());
     }
 
+    /** Numerals up to this length are read within the base cost of what reads them. */
+    public static final int FREE_NUMERAL_BYTES = 32;
+
+    /**
+     * Gas to charge before {@link #parse parsing} (or base-converting) {@code s}: the byte rule
+     * over every byte for a string longer than {@link #FREE_NUMERAL_BYTES}, else 0. Whitespace
+     * and digits are all read, so a 16 MiB numeral costs 2 Mi units, not one instruction.
+     */
+    public static long parseWork(LuaString s) {
+        int n = s.length();
+        return n <= FREE_NUMERAL_BYTES ? 0 : dev.luavm.meter.GasMeter.byteWork(n);
+    }
+
     public static Object parse(byte[] b, int from, int to) {
         int i = from;
         while (i < to && isSpace(b[i])) i++;

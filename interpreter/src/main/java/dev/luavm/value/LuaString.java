@@ -1,5 +1,6 @@
 package dev.luavm.value;
 
+import dev.luavm.meter.GasMeter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -11,6 +12,13 @@ import java.util.Arrays;
  * as UTF-8 (malformed bytes become U+FFFD) and is for the host only, never for Lua semantics.
  * The hash is computed lazily over all bytes and cached; equality compares bytes.
  *
+ * <p>Comparisons done for Lua semantics ({@code ==}, {@code <}, {@code <=}) go through
+ * {@link #equals(LuaString, GasMeter)} and {@link #compareTo(LuaString, GasMeter)}, which charge
+ * the byte rule for the bytes they compare beyond {@link #FREE_COMPARE_BYTES}, in chunks of
+ * {@link #COMPARE_CHUNK} bytes each charged before it is compared (equality first short-cuts on
+ * length and on cached hashes). Hashing a long string is charged by the table that asks for the
+ * hash first ({@link #cachedHash()} tells whether it is known).
+ *
  * <p>Immutable, so one instance may be shared by every sandbox (library keys are). The cached
  * hash follows {@code java.lang.String}'s idiom: each field is only ever written with its final
  * value, so a thread that sees a stale field merely computes the hash again.
@@ -18,10 +26,14 @@ import java.util.Arrays;
 public final class LuaString implements Comparable<LuaString> {
     public static final LuaString EMPTY = new LuaString(new byte[0]);
 
+    /** Compares of strings up to this length stay inside the operation's base cost. */
+    public static final int FREE_COMPARE_BYTES = 32;
+    /** Long compares are charged and done in chunks of this many bytes (so they stop at the limit). */
+    public static final int COMPARE_CHUNK = 4096;
+
     private final byte[] bytes;
-    /** the cached hash; 0 until computed (or when it is 0, see {@link #hashIsZero}) */
+    /** the cached hash; 0 until computed (a computed hash is never 0) */
     private int hash;
-    private boolean hashIsZero;
 
     private LuaString(byte[] bytes) {
         this.bytes = bytes;
@@ -105,19 +117,21 @@ public final class LuaString implements Comparable<LuaString> {
     @Override
     public int hashCode() {
         int h = hash;
-        if (h == 0 && !hashIsZero) {
+        if (h == 0) {
             h = 0x9E3779B9 ^ bytes.length;
             for (byte b : bytes) {
                 h = 31 * h + b;
             }
             h ^= h >>> 16;
-            if (h == 0) {
-                hashIsZero = true;
-            } else {
-                hash = h;
-            }
+            if (h == 0) h = 0x2545F491; // 0 means "not computed yet"
+            hash = h;
         }
         return h;
+    }
+
+    /** The hash if it has been computed already, else 0 (computing it is byte work over every byte). */
+    public int cachedHash() {
+        return hash;
     }
 
     @Override
@@ -135,6 +149,46 @@ public final class LuaString implements Comparable<LuaString> {
     @Override
     public int compareTo(LuaString o) {
         return Arrays.compareUnsigned(bytes, o.bytes);
+    }
+
+    /**
+     * Lua's {@code ==} on strings, charging {@code gas} the byte rule for the bytes compared when
+     * both are longer than {@link #FREE_COMPARE_BYTES} (different lengths or different cached
+     * hashes answer false for free).
+     */
+    public boolean equals(LuaString o, GasMeter gas) {
+        if (this == o) return true;
+        byte[] a = bytes;
+        byte[] b = o.bytes;
+        int n = a.length;
+        if (b.length != n) return false;
+        int h1 = hash;
+        int h2 = o.hash;
+        if (h1 != 0 && h2 != 0 && h1 != h2) return false;
+        if (n <= FREE_COMPARE_BYTES) return Arrays.equals(a, b);
+        return mismatch(a, b, n, gas) < 0;
+    }
+
+    /** {@link #compareTo(LuaString)} charging {@code gas} as {@link #equals(LuaString, GasMeter)} does. */
+    public int compareTo(LuaString o, GasMeter gas) {
+        byte[] a = bytes;
+        byte[] b = o.bytes;
+        int n = Math.min(a.length, b.length);
+        if (n <= FREE_COMPARE_BYTES || this == o) return Arrays.compareUnsigned(a, b);
+        int i = mismatch(a, b, n, gas);
+        if (i < 0) return Integer.compare(a.length, b.length);
+        return Integer.compare(a[i] & 0xFF, b[i] & 0xFF);
+    }
+
+    /** Index of the first difference within {@code [0, n)}, or -1; each chunk is charged before it is compared. */
+    private static int mismatch(byte[] a, byte[] b, int n, GasMeter gas) {
+        for (int from = 0; from < n; from += COMPARE_CHUNK) {
+            int to = Math.min(n, from + COMPARE_CHUNK);
+            gas.charge(GasMeter.byteWork(to - from));
+            int i = Arrays.mismatch(a, from, to, b, from, to);
+            if (i >= 0) return from + i;
+        }
+        return -1;
     }
 
     /** Decodes as UTF-8 for the host. Not for Lua semantics. */

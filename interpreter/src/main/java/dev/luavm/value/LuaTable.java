@@ -1,5 +1,6 @@
 package dev.luavm.value;
 
+import dev.luavm.meter.GasMeter;
 import dev.luavm.meter.MemoryMeter;
 import dev.luavm.meter.Sizes;
 import dev.luavm.vm.LuaError;
@@ -28,18 +29,48 @@ import dev.luavm.vm.LuaError;
  * at the next rehash. {@code next} walks the array part in index order, then the hash slots in
  * slot order; a key that is not in the table raises {@code invalid key to 'next'}.
  *
+ * <h2>Hashing and probing</h2>
+ * A key's home slot is its spread hash masked to the capacity: integers by a 64-bit multiply
+ * whose high half is folded into the low ({@code mixLong}; floats by their bits the same way),
+ * strings by their cached {@link LuaString#hashCode()} times a 32-bit odd constant, booleans and
+ * other values (by identity) likewise. A lookup walks from the home slot to the key or to the
+ * first empty slot. No mixing makes crafted collisions impossible (the functions are public,
+ * and with linear probing keys only need to land near each other), so the guarantee comes from
+ * charging instead: CPU per unit of gas stays bounded whatever the keys.
+ *
+ * <h2>What is charged (gas, through {@link MemoryMeter#chargeWork})</h2>
+ * <ul>
+ *   <li>The first probe of a lookup or insertion is in the instruction's price; every further
+ *       probe costs 1 (charged in chunks of {@value #PROBE_CHUNK} while a long chain runs).</li>
+ *   <li>Comparing a string key with a distinct stored string of the same length and hash costs
+ *       the byte rule ({@code GasMeter.byteWork}) when longer than
+ *       {@link LuaString#FREE_COMPARE_BYTES}; computing a string key's hash for the first time
+ *       costs the byte rule when longer than {@value #FREE_HASH_BYTES}.</li>
+ *   <li>A rehash costs 1 per 8 slots of the old parts (the counting pass), then 1 per 8 slots of
+ *       the old parts and the new hash part (the move), plus the probes of reinsertion. So
+ *       churn that rehashes a table with a large array part again and again pays each time.</li>
+ *   <li>{@code next} costs 1 per 8 empty slots it skips (in chunks of {@value #SCAN_CHUNK}).</li>
+ * </ul>
+ * Nothing is charged while the memory meter has no gas meter linked: outside runs (the host
+ * reading or setting globals, even after the gas ran out) and for a {@code TableTemplate}'s
+ * scratch table. The common case (the key in its home slot, or a short chain) costs nothing
+ * beyond a compare and a local count.
+ *
  * <h2>Sizing</h2>
  * The hash part grows only when a new key finds it full (load factor 3/4, dead keys counting).
  * A rehash counts every integer key by power-of-two slices, exactly like PUC's
  * {@code computesizes}: the array part gets the largest size {@code n} (a power of two) such
  * that more than {@code n/2} of the slots {@code 1..n} would be in use; everything else goes to
  * the hash part. So {@code t[#t+1] = v} loops end up in the array part with amortised doubling.
- * Every growth charges the {@link MemoryMeter} before allocating.
+ * Every growth charges the {@link MemoryMeter} before allocating; the new parts are built aside
+ * and installed only once complete, so a limit hit during a rehash leaves the table intact.
  *
  * <h2>Length</h2>
  * {@link #length()} returns a <em>border</em> as {@code luaH_getn}: if the last array slot is
  * nil, a binary search inside the array part; otherwise, if the hash part continues the
- * sequence, an unbounded doubling search followed by a binary search.
+ * sequence, a doubling search followed by a binary search. Where 5.3 falls back to a linear
+ * scan (keys planted at every {@code j * 2^k}), this does as 5.4's {@code hash_search}: the
+ * search stays logarithmic. Each lookup of the search beyond the first costs 1, like a probe.
  *
  * <h2>Metamethod cache</h2>
  * {@link #metaAbsent} is a bit set of metamethods known to be absent when this table is used as
@@ -52,6 +83,14 @@ public final class LuaTable {
     private static final LuaString INVALID_NEXT = LuaString.of("invalid key to 'next'");
     /** largest array part: 2^26 slots, like PUC's MAXASIZE on 32-bit ints */
     private static final int MAX_ARRAY_BITS = 26;
+    /** probes beyond the first are charged in chunks of this many while a probe sequence runs */
+    static final int PROBE_CHUNK = 256;
+    /** hashing a string key longer than this (the first time) is charged the byte rule */
+    public static final int FREE_HASH_BYTES = 32;
+    /** slots visited or skipped per unit of gas (an empty slot is as cheap as a byte) */
+    static final int SLOTS_PER_GAS = 8;
+    /** empty slots {@code next} skips between two charges */
+    static final int SCAN_CHUNK = 2048;
 
     private final MemoryMeter meter;
     private Object[] array = EMPTY;
@@ -111,6 +150,88 @@ public final class LuaTable {
         this.metatable = mt;
     }
 
+    // ---- hashing
+
+    /** Spreads a 64-bit key (integers; floats by their bits) over the 32 bits slots are taken from. */
+    static int mixLong(long v) {
+        long h = v * 0x9E3779B97F4A7C15L; // the low bits of h depend on v's low bits only: fold the high half in
+        int x = (int) (h ^ (h >>> 32));
+        return x ^ (x >>> 15);
+    }
+
+    /** Spreads a 32-bit hash (strings, booleans, identities). */
+    static int mixInt(int h) {
+        h *= 0x9E3779B1;
+        return h ^ (h >>> 15);
+    }
+
+    /** A string key's hash; computing it for the first time is byte work over the whole string. */
+    private int strHash(LuaString s) {
+        int h = s.cachedHash();
+        if (h == 0) {
+            if (s.length() > FREE_HASH_BYTES) meter.chargeWork(GasMeter.byteWork(s.length()));
+            h = s.hashCode();
+        }
+        return mixInt(h);
+    }
+
+    private int hashOf(Object key) {
+        if (key instanceof Long l) return mixLong(l);
+        if (key instanceof LuaString s) return strHash(s);
+        if (key instanceof Double d) return mixLong(Double.doubleToRawLongBits(d));
+        if (key instanceof Boolean) return mixInt(key.hashCode());
+        return mixInt(System.identityHashCode(key));
+    }
+
+    /**
+     * The slot holding {@code key}, or {@code -(s + 1)} where {@code s} is the empty slot ending
+     * its probe sequence; {@code i} is the key's home slot. Charges every probe beyond the first
+     * (in chunks, so a long chain polls the gas meter) and long string compares.
+     */
+    private int probe(Object key, int i) {
+        Object[] ks = hkeys;
+        int mask = ks.length - 1;
+        int extra = 0;
+        while (true) {
+            Object k = ks[i];
+            if (k == null) {
+                if (extra != 0) meter.chargeWork(extra);
+                return -i - 1;
+            }
+            if (k == key || sameKey(k, key)) {
+                if (extra != 0) meter.chargeWork(extra);
+                return i;
+            }
+            i = (i + 1) & mask;
+            if (++extra == PROBE_CHUNK) {
+                meter.chargeWork(PROBE_CHUNK);
+                extra = 0;
+            }
+        }
+    }
+
+    /** Key equality for distinct objects: numbers, booleans and strings by value, the rest by identity. */
+    private boolean sameKey(Object stored, Object key) {
+        if (stored instanceof LuaString s) return key instanceof LuaString ks && sameStr(s, ks);
+        if (stored instanceof Long || stored instanceof Double || stored instanceof Boolean) return stored.equals(key);
+        return false;
+    }
+
+    /** Both hashes are known here (stored keys were hashed on insertion, the key before probing). */
+    private boolean sameStr(LuaString stored, LuaString key) {
+        int n = key.length();
+        if (stored.length() != n || stored.cachedHash() != key.cachedHash()) return false;
+        if (n > LuaString.FREE_COMPARE_BYTES) meter.chargeWork(GasMeter.byteWork(n));
+        return java.util.Arrays.equals(stored.bytesUnsafe(), key.bytesUnsafe());
+    }
+
+    private int findSlot(Object key) {
+        Object[] ks = hkeys;
+        if (ks.length == 0) return -1;
+        int slot = probe(key, hashOf(key) & (ks.length - 1));
+        return slot < 0 ? -1 : slot;
+    }
+
     // ---- reads
 
     /** Raw get ({@code rawget}). */
@@ -129,64 +250,31 @@ public final class LuaTable {
     public Object getInt(long key) {
         if (key - 1 >= 0 && key - 1 < array.length) return array[(int) (key - 1)];
         if (hused == 0) return null;
-        return hashGet(key);
+        Object[] ks = hkeys;
+        int i = mixLong(key) & (ks.length - 1);
+        Object k = ks[i];
+        if (k instanceof Long l && l == key) return hvals[i];
+        if (k == null) return null;
+        int slot = probe(key, i);
+        return slot < 0 ? null : hvals[slot];
     }
 
     public Object getStr(LuaString key) {
         if (hused == 0) return null;
         Object[] ks = hkeys;
-        int mask = ks.length - 1;
-        int h = key.hashCode() * 0x9E3779B1; // hashOf for a string key, without its type tests
-        int i = (h ^ (h >>> 15)) & mask;
-        while (true) {
-            Object k = ks[i];
-            if (k == null) return null;
-            if (k == key || (k instanceof LuaString && k.equals(key))) return hvals[i];
-            i = (i + 1) & mask;
-        }
+        int i = strHash(key) & (ks.length - 1);
+        Object k = ks[i];
+        if (k == key) return hvals[i];
+        if (k == null) return null;
+        // an equal short key in the home slot (another instance of the same name): inline, free
+        if (k instanceof LuaString s && s.length() <= LuaString.FREE_COMPARE_BYTES && s.equals(key)) return hvals[i];
+        int slot = probe(key, i);
+        return slot < 0 ? null : hvals[slot];
     }
 
     private Object hashGet(Object key) {
         int slot = findSlot(key);
         return slot < 0 ? null : hvals[slot];
-    }
-
-    private int findSlot(Object key) {
-        Object[] ks = hkeys;
-        if (ks.length == 0) return -1;
-        int mask = ks.length - 1;
-        int i = hashOf(key) & mask;
-        while (true) {
-            Object k = ks[i];
-            if (k == null) return -1;
-            if (k == key || keyEquals(k, key)) return i;
-            i = (i + 1) & mask;
-        }
-    }
-
-    private static boolean keyEquals(Object stored, Object key) {
-        // Long, Double (non-integral), Boolean and LuaString compare by value; everything else by identity
-        if (stored instanceof Long || stored instanceof Double || stored instanceof LuaString
-                || stored instanceof Boolean) {
-            return stored.equals(key);
-        }
-        return false;
-    }
-
-    private static int hashOf(Object key) {
-        int h;
-        if (key instanceof Long l) {
-            long v = l;
-            h = (int) (v ^ (v >>> 32));
-            h *= 0x9E3779B1;
-            return h ^ (h >>> 15);
-        } else if (key instanceof LuaString || key instanceof Double || key instanceof Boolean) {
-            h = key.hashCode();
-        } else {
-            h = System.identityHashCode(key);
-        }
-        h *= 0x9E3779B1;
-        return h ^ (h >>> 15);
     }
 
     // ---- writes
@@ -225,36 +313,51 @@ public final class LuaTable {
 
     private void hashPut(Object key, Object value) {
         metaAbsent = 0;
-        int slot = findSlot(key);
+        Object[] ks = hkeys;
+        int slot = ks.length == 0 ? -1 : probe(key, hashOf(key) & (ks.length - 1));
         if (slot >= 0) {
             hvals[slot] = value;
             return;
         }
         if (value == null) return; // assigning nil to an absent key changes nothing
-        if ((hused + 1) * 4L > hkeys.length * 3L) {
+        if ((hused + 1) * 4L > ks.length * 3L) {
             rehash(key);
             // the rehash may have made room for the key in the array part
             if (key instanceof Long l && l - 1 >= 0 && l - 1 < array.length) {
                 array[(int) (l - 1)] = value;
                 return;
             }
+            insertInto(hkeys, hvals, key, value);
+            hused++;
+            return;
         }
-        insertNew(key, value);
+        // no key is ever removed from its slot, so the empty slot that ended the probe is the key's place
+        ks[-slot - 1] = key;
+        hvals[-slot - 1] = value;
+        hused++;
     }
 
-    private void insertNew(Object key, Object value) {
-        Object[] ks = hkeys;
+    /** Puts a key known to be absent into {@code ks}/{@code vs}, charging probes beyond the first. */
+    private void insertInto(Object[] ks, Object[] vs, Object key, Object value) {
         int mask = ks.length - 1;
         int i = hashOf(key) & mask;
-        while (ks[i] != null) i = (i + 1) & mask;
+        int extra = 0;
+        while (ks[i] != null) {
+            i = (i + 1) & mask;
+            if (++extra == PROBE_CHUNK) {
+                meter.chargeWork(PROBE_CHUNK);
+                extra = 0;
+            }
+        }
+        if (extra != 0) meter.chargeWork(extra);
         ks[i] = key;
-        hvals[i] = value;
-        hused++;
+        vs[i] = value;
     }
 
     // ---- sizing
 
     private void rehash(Object extraKey) {
+        meter.chargeWork(slotWork(array.length + hkeys.length)); // the counting pass visits every slot
         // nums[b] = number of integer keys k with 2^(b-1) < k <= 2^b
         int[] nums = new int[MAX_ARRAY_BITS + 1];
         int total = countArray(nums);
@@ -275,6 +378,11 @@ public final class LuaTable {
         }
         int hashCount = total - inArray;
         resize(arraySize, hashCapacityFor(hashCount));
+    }
+
+    /** Gas for visiting {@code slots} table slots: one unit per 8, as bytes. */
+    private static long slotWork(long slots) {
+        return (slots + SLOTS_PER_GAS - 1) / SLOTS_PER_GAS;
     }
 
     private int countArray(int[] nums) {
@@ -324,30 +432,50 @@ public final class LuaTable {
         return cap;
     }
 
+    /**
+     * Rebuilds both parts. Everything that may throw (the memory charge, the gas for the slots
+     * visited and for the probes of reinsertion) happens while the new hash part is still
+     * private; the table's fields change only at the end, so a limit hit midway leaves the table
+     * as it was.
+     */
     private void resize(int newArraySize, int newHashCap) {
         Object[] oldArray = array;
         Object[] oldKeys = hkeys;
         Object[] oldVals = hvals;
         meter.charge((long) Math.max(0, newArraySize - oldArray.length) * Sizes.ARRAY_SLOT
                 + (long) newHashCap * Sizes.HASH_SLOT);
-        Object[] newArray = newArraySize == oldArray.length ? oldArray : new Object[newArraySize];
-        if (newArray != oldArray) System.arraycopy(oldArray, 0, newArray, 0, Math.min(oldArray.length, newArraySize));
-        array = newArray;
-        allocHash(newHashCap);
+        meter.chargeWork(slotWork((long) oldArray.length + oldKeys.length + newHashCap));
+        Object[] newKeys = newHashCap == 0 ? EMPTY : new Object[newHashCap];
+        Object[] newVals = newHashCap == 0 ? EMPTY : new Object[newHashCap];
+        int used = 0;
         // array items that no longer fit move to the hash part
         for (int i = newArraySize; i < oldArray.length; i++) {
-            if (oldArray[i] != null) insertNew((long) (i + 1), oldArray[i]);
+            if (oldArray[i] != null) {
+                insertInto(newKeys, newVals, (long) (i + 1), oldArray[i]);
+                used++;
+            }
         }
         for (int i = 0; i < oldKeys.length; i++) {
             Object v = oldVals[i];
             if (v == null) continue;
             Object k = oldKeys[i];
-            if (k instanceof Long l && l - 1 >= 0 && l - 1 < newArraySize) {
-                newArray[(int) (l - 1)] = v;
-            } else {
-                insertNew(k, v);
+            if (!(k instanceof Long l && l - 1 >= 0 && l - 1 < newArraySize)) {
+                insertInto(newKeys, newVals, k, v);
+                used++;
             }
         }
+        // nothing below can fail
+        Object[] newArray = newArraySize == oldArray.length ? oldArray : java.util.Arrays.copyOf(oldArray, newArraySize);
+        for (int i = 0; i < oldKeys.length; i++) {
+            Object v = oldVals[i];
+            if (v != null && oldKeys[i] instanceof Long l && l - 1 >= 0 && l - 1 < newArraySize) {
+                newArray[(int) (l - 1)] = v;
+            }
+        }
+        array = newArray;
+        hkeys = newKeys;
+        hvals = newVals;
+        hused = used;
     }
 
     private void allocHash(int cap) {
@@ -401,23 +529,32 @@ public final class LuaTable {
         return unboundSearch(j);
     }
 
+    /**
+     * Doubling then binary search from the present index {@code j} (or 0). Where 5.3 fell back
+     * to a linear scan from 1 for a table with keys at every {@code j * 2^k}, this does as Lua
+     * 5.4's {@code hash_search}: {@code maxinteger} if present (a border), else a binary search
+     * up to it, so {@code #t} is never more than about 128 lookups.
+     */
     private long unboundSearch(long j) {
         long i = j;
+        int lookups = 1; // the first is in LEN's price, every further one is a probe
         j++;
         while (getInt(j) != null) {
             i = j;
+            lookups++;
             if (j > Long.MAX_VALUE / 2) {
-                // pathological table: linear search for a border
-                long k = 1;
-                while (getInt(k) != null) k++;
-                return k - 1;
+                if (getInt(Long.MAX_VALUE) != null) i = j = Long.MAX_VALUE;
+                else j = Long.MAX_VALUE;
+                break;
             }
             j *= 2;
         }
         while (j - i > 1) {
-            long m = (i + j) >>> 1;
+            long m = (i + j) >>> 1; // i + j may pass maxinteger: the unsigned halving is still exact
+            lookups++;
             if (getInt(m) == null) j = m; else i = m;
         }
+        if (lookups > 1) meter.chargeWork(lookups - 1);
         return i;
     }
 
@@ -425,26 +562,40 @@ public final class LuaTable {
 
     /**
      * The entry after {@code key} ({@code next}): writes key and value into {@code out[0]} and
-     * {@code out[1]} and returns true, or returns false at the end of the traversal.
+     * {@code out[1]} and returns true, or returns false at the end of the traversal. Empty slots
+     * passed over are charged one unit per 8, in chunks, so repeated {@code next(t)} over a
+     * sparse array part pays for its scans.
      */
     public boolean next(Object key, Object[] out) {
         int i = traversalIndex(key); // index of the entry after key, in array-then-hash order
+        int skipped = 0;
         Object[] a = array;
         for (; i < a.length; i++) {
             if (a[i] != null) {
+                if (skipped >= SLOTS_PER_GAS) meter.chargeWork(skipped / SLOTS_PER_GAS);
                 out[0] = (long) (i + 1);
                 out[1] = a[i];
                 return true;
+            }
+            if (++skipped == SCAN_CHUNK) {
+                meter.chargeWork(SCAN_CHUNK / SLOTS_PER_GAS);
+                skipped = 0;
             }
         }
         Object[] vs = hvals;
         for (i -= a.length; i < vs.length; i++) {
             if (vs[i] != null) {
+                if (skipped >= SLOTS_PER_GAS) meter.chargeWork(skipped / SLOTS_PER_GAS);
                 out[0] = hkeys[i];
                 out[1] = vs[i];
                 return true;
             }
+            if (++skipped == SCAN_CHUNK) {
+                meter.chargeWork(SCAN_CHUNK / SLOTS_PER_GAS);
+                skipped = 0;
+            }
         }
+        if (skipped >= SLOTS_PER_GAS) meter.chargeWork(skipped / SLOTS_PER_GAS);
         return false;
     }
 

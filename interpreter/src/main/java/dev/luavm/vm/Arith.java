@@ -34,6 +34,11 @@ public final class Arith {
         return (op >= BAND && op <= SHR) || op == BNOT;
     }
 
+    /** Charges the parse of {@code v} when it is a long string about to be coerced to a number. */
+    static void chargeCoercion(dev.luavm.meter.GasMeter gas, Object v) {
+        if (v instanceof LuaString s && s.length() > LuaNumbers.FREE_NUMERAL_BYTES) gas.charge(LuaNumbers.parseWork(s));
+    }
+
     /** tonumber: numbers as they are, numeric strings converted, else null. */
     static Object toNumber(Object v) {
         if (v instanceof Long || v instanceof Double) return v;

@@ -27,6 +27,17 @@ final class Calls {
         }
     };
 
+    /**
+     * Values a call, return or transfer moves within its base price; each further value costs 1
+     * (element work), so a vararg list of 200,000 values is paid for every time it is copied.
+     */
+    static final int FREE_VALUES = 8;
+
+    /** Charges the element work of moving {@code n} values (nothing up to {@link #FREE_VALUES}). */
+    static void chargeValues(LuaState st, int n) {
+        if (n > FREE_VALUES) st.gas.charge(n - FREE_VALUES);
+    }
+
     /** PUC's LUAI_MAXCCALLS: nested Java re-entries and resume chains. */
     static final int MAX_C_CALLS = 200;
     /** handler re-invocations before "error in error handling" */
@@ -97,6 +108,7 @@ final class Calls {
             Object tm = Meta.getTM(st, fn, Meta.CALL);
             // as tryfuncTM: __call must itself be a function, and the error names the called value
             if (!(tm instanceof LuaFunction)) throw VmError.type("call", Meta.typeName(st, fn), VmError.OP_A);
+            chargeValues(st, nargs + 1);
             co.ensureStack(func + nargs + 2 + Coroutine.EXTRA_STACK);
             Object[] s = co.stack;
             System.arraycopy(s, func, s, func + 1, nargs + 1);
@@ -109,6 +121,8 @@ final class Calls {
 
     /** Runs a plain builtin on the Java stack; results end at {@code func..}. */
     static void callBuiltin(LuaState st, Coroutine co, Builtin b, int func, int nargs, int nres, CallFrame caller) {
+        // element work: a builtin reads (select copies) its arguments and hands back its results
+        if (nargs > FREE_VALUES) st.gas.charge(nargs - FREE_VALUES);
         int top = func + 1 + nargs;
         co.top = top;
         if (top + Coroutine.MIN_STACK > co.stack.length) co.growStack(top + Coroutine.MIN_STACK);
@@ -121,6 +135,7 @@ final class Calls {
         int n = b.call(c);
         st.runningBuiltin = saved;
         co.spareCtx = c;
+        if (n > FREE_VALUES) st.gas.charge(n - FREE_VALUES);
         if (nres < 0) {
             co.top = func + n;
         } else if (n < nres) {
@@ -132,6 +147,7 @@ final class Calls {
 
     /** Moves {@code n} values from {@code src} to {@code dst}, adjusted to {@code want} (-1: all, sets top). */
     static void moveResults(Coroutine co, int src, int n, int dst, int want) {
+        chargeValues(co.state, want < 0 ? n : Math.min(n, want));
         Object[] s = co.stack;
         if (want < 0) {
             System.arraycopy(s, src, s, dst, n);
@@ -253,6 +269,7 @@ final class Calls {
 
     /** Copies values into the top marker of {@code r} and makes {@code r} current. */
     static void deliver(LuaState st, Object[] from, int src, int n, Coroutine r) {
+        chargeValues(st, n);
         CallFrame rm = r.frames[r.nframes - 1];
         int dst = rm.func + 1;
         r.ensureStack(dst + n + Coroutine.EXTRA_STACK);
@@ -470,10 +487,16 @@ final class Calls {
      * forlimit; unlike 5.3, FORLOOP never steps past the limit, so loops ending at
      * math.maxinteger end (threat T1).
      */
-    static boolean forPrep(Object[] s, int ra) {
+    static boolean forPrep(LuaState st, Object[] s, int ra) {
         Object init = s[ra];
         Object plimit = s[ra + 1];
         Object pstep = s[ra + 2];
+        if (init instanceof LuaString || plimit instanceof LuaString || pstep instanceof LuaString) {
+            // string control values are parsed: byte work
+            Arith.chargeCoercion(st.gas, init);
+            Arith.chargeCoercion(st.gas, plimit);
+            Arith.chargeCoercion(st.gas, pstep);
+        }
         if (init instanceof Long i0 && pstep instanceof Long st0) {
             long step = st0;
             long limit;

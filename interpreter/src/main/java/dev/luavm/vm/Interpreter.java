@@ -15,6 +15,11 @@ import dev.luavm.value.LuaTable;
  *   <li><b>Gas before work.</b> Each instruction's cost ({@link OpCode#gas}) is added to a local
  *       counter; the counter is charged to the {@link GasMeter} at safepoints (backward jumps,
  *       calls, returns, loop steps), so the overshoot is bounded by one straight-line block.
+ *       Work that grows with the operands rather than the instruction count is charged too:
+ *       values copied by VARARG, RETURN, TAILCALL and SETLIST beyond {@link Calls#FREE_VALUES}
+ *       go into the same local counter (flushed at once when large); long string compares
+ *       ({@link LuaString#equals(LuaString, GasMeter)}), table probes and rehashes
+ *       ({@link LuaTable}) and string coercions ({@link Arith}) charge the meter directly.
  *       Library functions charge through {@code CallContext.chargeGas}. Exhaustion, timeout and
  *       cancellation (a volatile flag polled at the meter's checks) throw
  *       {@link LuaTermination}, which is not a {@link LuaError}: nothing in Lua catches it and no
@@ -442,9 +447,10 @@ final class Interpreter {
                                 double u = dx;
                                 double w = dy;
                                 res = op == 31 ? u == w : op == 32 ? u < w : u <= w;
-                            } else if (op == 31 && (x == y || x == null || y == null
-                                    || x instanceof LuaString || x instanceof Boolean)) {
+                            } else if (op == 31 && (x == y || x == null || y == null || x instanceof Boolean)) {
                                 res = x == y || (x != null && x.equals(y));
+                            } else if (op == 31 && x instanceof LuaString xs) {
+                                res = y instanceof LuaString ys && xs.equals(ys, meter); // long compares charged
                             } else {
                                 f.pc = pc;
                                 Object v = op == 31 ? Meta.equals(st, x, y, true)
@@ -500,6 +506,7 @@ final class Interpreter {
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             if (b != 0) co.top = ra + b;
+                            else if (co.top - ra - 1 > Calls.FREE_VALUES) gas += co.top - ra - 1 - Calls.FREE_VALUES; // args moved down
                             if (gas >= gasRoom) {
                                 meter.charge(gas);
                                 gas = 0;
@@ -533,6 +540,7 @@ final class Interpreter {
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
                             int n = b != 0 ? b - 1 : co.top - ra;
+                            if (n > Calls.FREE_VALUES) gas += n - Calls.FREE_VALUES; // element work: values returned
                             if (gas >= gasRoom) {
                                 meter.charge(gas);
                                 gas = 0;
@@ -596,7 +604,7 @@ final class Interpreter {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             f.pc = pc;
-                            if (!Calls.forPrep(stack, ra)) pc += (i >>> 14) - 131071 + 1;
+                            if (!Calls.forPrep(st, stack, ra)) pc += (i >>> 14) - 131071 + 1;
                             continue;
                         }
                         case 41: { // TFORCALL
@@ -639,7 +647,17 @@ final class Interpreter {
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int n = i >>> 23;
                             int c = (i >>> 14) & 0x1FF;
-                            if (n == 0) n = co.top - ra - 1;
+                            if (n == 0) {
+                                n = co.top - ra - 1;
+                                if (n > Calls.FREE_VALUES) {
+                                    gas += n - Calls.FREE_VALUES; // element work: values stored from a multiple result
+                                    if (gas >= gasRoom) {
+                                        meter.charge(gas);
+                                        gas = 0;
+                                        gasRoom = meter.room();
+                                    }
+                                }
+                            }
                             if (c == 0) c = code[pc++] >>> 6;
                             f.pc = pc;
                             LuaTable t = (LuaTable) stack[ra];
@@ -664,6 +682,14 @@ final class Interpreter {
                             if (nva < 0) nva = 0;
                             if (b < 0) {
                                 b = nva;
+                                if (nva > Calls.FREE_VALUES) {
+                                    gas += nva - Calls.FREE_VALUES; // element work: values copied
+                                    if (gas >= gasRoom) {
+                                        meter.charge(gas);
+                                        gas = 0;
+                                        gasRoom = meter.room();
+                                    }
+                                }
                                 if (ra + nva + Coroutine.EXTRA_STACK > stack.length) {
                                     f.pc = pc;
                                     co.ensureStack(ra + nva + Coroutine.EXTRA_STACK);

@@ -56,6 +56,7 @@ final class Intrinsics {
                 throw argError(st, co, this, caller, 2, "function expected, got " + got);
             }
             Object handler = s[func + 2];
+            Calls.chargeValues(st, nargs - 2);
             // xpcall(f, h, args...): f stays at func+1, its arguments move down over h
             System.arraycopy(s, func + 3, s, func + 2, nargs - 2);
             s[func + nargs] = null;
@@ -132,6 +133,7 @@ final class Intrinsics {
         co2.resumeDepth = co.resumeDepth + 1;
         st.current = co2;
         Object[] from = co.stack;
+        Calls.chargeValues(st, nargs); // element work: the arguments cross to the other stack
         if (!co2.started) {
             co2.started = true;
             co2.ensureStack(nargs + 1 + Coroutine.MIN_STACK);

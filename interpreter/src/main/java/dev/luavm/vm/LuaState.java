@@ -178,6 +178,9 @@ public final class LuaState {
         if (current != mainCoroutine || javaDepth != 0) {
             throw new IllegalStateException("LuaState.call is not re-entrant; use CallContext.call from builtins");
         }
+        // tables charge their probe and rehash work through the memory meter, during runs only:
+        // the host reading globals between runs (or after a termination) is not the script's work
+        memory.linkGas(gas);
         try {
             return callJava(fn, args);
         } catch (LuaTermination t) {
@@ -188,6 +191,7 @@ public final class LuaState {
             abandonNested(mainCoroutine, 0, 0);
             throw LuaError.of(C_STACK_OVERFLOW);
         } finally {
+            memory.linkGas(null);
             if (gas.terminated() == null) resetAfterError();
         }
     }

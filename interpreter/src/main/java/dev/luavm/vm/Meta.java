@@ -201,6 +201,8 @@ final class Meta {
 
     /** luaT_trybinTM after the raw operation failed: metamethod or error. */
     static Object arith(LuaState st, int op, Object a, Object b, boolean fromLoop) {
+        Arith.chargeCoercion(st.gas, a); // string operands are parsed: byte work
+        if (b != a) Arith.chargeCoercion(st.gas, b);
         Object r = Arith.arith(op, a, b);
         if (r != null) return r;
         LuaString ev = ARITH_EVENT[op];
@@ -231,7 +233,8 @@ final class Meta {
         if (a instanceof Long || a instanceof Double) {
             return (b instanceof Long || b instanceof Double) && Arith.numEquals(a, b);
         }
-        if (a instanceof LuaString || a instanceof Boolean) return a.equals(b);
+        if (a instanceof LuaString sa) return b instanceof LuaString sb && sa.equals(sb, st.gas);
+        if (a instanceof Boolean) return a.equals(b);
         Object tm;
         if (a instanceof LuaTable ta && b instanceof LuaTable tb) {
             tm = fastTM(ta.getMetatable(), EQ, BIT_EQ);
@@ -252,7 +255,7 @@ final class Meta {
         if ((a instanceof Long || a instanceof Double) && (b instanceof Long || b instanceof Double)) {
             return Arith.lt(a, b);
         }
-        if (a instanceof LuaString sa && b instanceof LuaString sb) return sa.compareTo(sb) < 0;
+        if (a instanceof LuaString sa && b instanceof LuaString sb) return sa.compareTo(sb, st.gas) < 0;
         Object tm = getTM(st, a, LT);
         if (tm == null) tm = getTM(st, b, LT);
         if (tm == null) throw orderError(st, a, b);
@@ -265,7 +268,7 @@ final class Meta {
         if ((a instanceof Long || a instanceof Double) && (b instanceof Long || b instanceof Double)) {
             return Arith.le(a, b);
         }
-        if (a instanceof LuaString sa && b instanceof LuaString sb) return sa.compareTo(sb) <= 0;
+        if (a instanceof LuaString sa && b instanceof LuaString sb) return sa.compareTo(sb, st.gas) <= 0;
         Object tm = getTM(st, a, LE);
         if (tm == null) tm = getTM(st, b, LE);
         if (tm != null) {

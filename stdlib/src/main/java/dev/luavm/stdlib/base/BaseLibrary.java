@@ -232,7 +232,7 @@ public final class BaseLibrary implements Library {
             Object v = c.checkAny(1);
             if (v instanceof Long || v instanceof Double) return c.ret(v);
             if (v instanceof LuaString s) {
-                c.chargeBytes(s.length()); // parsing a numeral is byte work
+                c.chargeGas(LuaNumbers.parseWork(s)); // byte work: every byte of a long numeral is read
                 return c.ret(LuaNumbers.parse(s));
             }
             return c.ret(null);
@@ -241,6 +241,7 @@ public final class BaseLibrary implements Library {
         c.checkType(1, "string");
         LuaString s = c.checkString(1);
         if (base < 2 || base > 36) throw c.argError(2, "base out of range");
+        c.chargeGas(LuaNumbers.parseWork(s));
         return c.ret(parseInBase(s, (int) base));
     });
 
