@@ -248,8 +248,8 @@ public final class GasFairness {
                 .append("its input (see benchmarks/README.md); gas/rep is the gas of one repetition of the case's statement. ");
         b.append(String.format(Locale.ROOT, "**Median: %.2f ns/gas.** A path may not exceed %.0fx the median ", median, limit))
                 .append(String.format(Locale.ROOT, "(%.1f ns/gas); rows above are marked **over**. ", median * limit))
-                .append("Owner: who owns the path in issue 15 (H1 VM tables, compares, varargs, numerals; ")
-                .append("H2 compiler; H3 print, gmatch, coroutines; H4 library; VM plain opcodes).\n\n");
+                .append("Area: VM work (tables, string compares, value copies, numerals), compiler, library, ")
+                .append("or VM (plain opcodes).\n\n");
         List<Row> sorted = new ArrayList<>(rows);
         sorted.sort((x, y) -> Double.compare(y.worst(), x.worst()));
         Row top = sorted.isEmpty() ? null : sorted.get(0);
@@ -257,7 +257,7 @@ public final class GasFairness {
             b.append(String.format(Locale.ROOT, "Worst: %s (%s), %.1fx the median.\n\n", top.c().name(), top.c().owner(),
                     top.worst() / median));
         }
-        b.append("| case | kind | owner | gas/rep 1x | gas/rep 1000x | ns/gas 1x | 10x | 100x | 1000x | worst / median | |\n");
+        b.append("| case | kind | area | gas/rep 1x | gas/rep 1000x | ns/gas 1x | 10x | 100x | 1000x | worst / median | |\n");
         b.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Row r : sorted) {
             double ratio = r.worst() / median;
