@@ -30,7 +30,7 @@ import java.util.function.LongSupplier;
  * probes beyond the first at one unit each, slots scanned past empty ones at one unit per 8.
  * Tables reach this meter through their memory meter ({@code MemoryMeter.chargeWork}).
  */
-public final class GasMeter {
+public final class GasMeter implements GasSink {
     /** Units between two polls of the cancel flag and the clock. */
     public static final long CHECK_INTERVAL = 10_000;
     /** The byte rule: bytes read, compared, hashed, parsed or copied per unit of gas. */
@@ -63,6 +63,7 @@ public final class GasMeter {
     }
 
     /** Charges {@code units}; throws {@link LuaTermination} when the budget is gone. */
+    @Override
     public void charge(long units) {
         long u = used + units;
         if (u < used) u = Long.MAX_VALUE; // saturate (units is never negative)

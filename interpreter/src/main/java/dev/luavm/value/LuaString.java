@@ -1,6 +1,7 @@
 package dev.luavm.value;
 
 import dev.luavm.meter.GasMeter;
+import dev.luavm.meter.GasSink;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -12,11 +13,13 @@ import java.util.Arrays;
  * as UTF-8 (malformed bytes become U+FFFD) and is for the host only, never for Lua semantics.
  * The hash is computed lazily over all bytes and cached; equality compares bytes.
  *
- * <p>Comparisons done for Lua semantics ({@code ==}, {@code <}, {@code <=}) go through
- * {@link #equals(LuaString, GasMeter)} and {@link #compareTo(LuaString, GasMeter)}, which charge
- * the byte rule for the bytes they compare beyond {@link #FREE_COMPARE_BYTES}, in chunks of
- * {@link #COMPARE_CHUNK} bytes each charged before it is compared (equality first short-cuts on
- * length and on cached hashes). Hashing a long string is charged by the table that asks for the
+ * <p>Comparisons done for Lua semantics ({@code ==}, {@code <}, {@code <=} in the VM, and
+ * {@code rawequal}, {@code table.sort}, {@code math.min}/{@code max} in the library) go through
+ * {@link #equals(LuaString, GasSink)} and {@link #compareTo(LuaString, GasSink)}. Strings up to
+ * {@link #FREE_COMPARE_BYTES} compare inside the operation's price; longer ones pay the byte rule
+ * for the bytes they compare, in chunks each charged before it is compared: 64 bytes first,
+ * doubling up to {@link #COMPARE_CHUNK}, so a difference found early costs little and an equal
+ * prefix of any length costs what it is (equality first short-cuts on length and cached hashes). Hashing a long string is charged by the table that asks for the
  * hash first ({@link #cachedHash()} tells whether it is known).
  *
  * <p>Immutable, so one instance may be shared by every sandbox (library keys are). The cached
@@ -28,7 +31,9 @@ public final class LuaString implements Comparable<LuaString> {
 
     /** Compares of strings up to this length stay inside the operation's base cost. */
     public static final int FREE_COMPARE_BYTES = 32;
-    /** Long compares are charged and done in chunks of this many bytes (so they stop at the limit). */
+    /** The first chunk of a long compare; chunks double from here to {@link #COMPARE_CHUNK}. */
+    public static final int FIRST_COMPARE_CHUNK = 64;
+    /** Long compares are charged and done in chunks of at most this many bytes (so they stop at the limit). */
     public static final int COMPARE_CHUNK = 4096;
 
     private final byte[] bytes;
@@ -156,7 +161,7 @@ public final class LuaString implements Comparable<LuaString> {
      * both are longer than {@link #FREE_COMPARE_BYTES} (different lengths or different cached
      * hashes answer false for free).
      */
-    public boolean equals(LuaString o, GasMeter gas) {
+    public boolean equals(LuaString o, GasSink gas) {
         if (this == o) return true;
         byte[] a = bytes;
         byte[] b = o.bytes;
@@ -169,8 +174,8 @@ public final class LuaString implements Comparable<LuaString> {
         return mismatch(a, b, n, gas) < 0;
     }
 
-    /** {@link #compareTo(LuaString)} charging {@code gas} as {@link #equals(LuaString, GasMeter)} does. */
-    public int compareTo(LuaString o, GasMeter gas) {
+    /** {@link #compareTo(LuaString)} charging {@code gas} as {@link #equals(LuaString, GasSink)} does. */
+    public int compareTo(LuaString o, GasSink gas) {
         byte[] a = bytes;
         byte[] b = o.bytes;
         int n = Math.min(a.length, b.length);
@@ -181,9 +186,10 @@ public final class LuaString implements Comparable<LuaString> {
     }
 
     /** Index of the first difference within {@code [0, n)}, or -1; each chunk is charged before it is compared. */
-    private static int mismatch(byte[] a, byte[] b, int n, GasMeter gas) {
-        for (int from = 0; from < n; from += COMPARE_CHUNK) {
-            int to = Math.min(n, from + COMPARE_CHUNK);
+    private static int mismatch(byte[] a, byte[] b, int n, GasSink gas) {
+        int chunk = FIRST_COMPARE_CHUNK;
+        for (int from = 0; from < n; from += chunk, chunk = Math.min(2 * chunk, COMPARE_CHUNK)) {
+            int to = Math.min(n, from + chunk);
             gas.charge(GasMeter.byteWork(to - from));
             int i = Arrays.mismatch(a, from, to, b, from, to);
             if (i >= 0) return from + i;

@@ -18,7 +18,7 @@ import dev.luavm.value.LuaTable;
  *       Work that grows with the operands rather than the instruction count is charged too:
  *       values copied by VARARG, RETURN, TAILCALL and SETLIST beyond {@link Calls#FREE_VALUES}
  *       go into the same local counter (flushed at once when large); long string compares
- *       ({@link LuaString#equals(LuaString, GasMeter)}), table probes and rehashes
+ *       ({@link LuaString#equals(LuaString, dev.luavm.meter.GasSink)}), table probes and rehashes
  *       ({@link LuaTable}) and string coercions ({@link Arith}) charge the meter directly.
  *       Library functions charge through {@code CallContext.chargeGas}. Exhaustion, timeout and
  *       cancellation (a volatile flag polled at the meter's checks) throw

@@ -5,7 +5,6 @@ import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Intrinsic;
 import dev.luavm.lib.Library;
 import dev.luavm.lib.TableTemplate;
-import dev.luavm.stdlib.work.StringCompare;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaNumbers;
 import dev.luavm.value.LuaString;
@@ -171,7 +170,7 @@ public final class BaseLibrary implements Library {
         c.checkAny(2);
         Object a = c.arg(1);
         Object b = c.arg(2);
-        if (a instanceof LuaString x && b instanceof LuaString y) return c.ret(StringCompare.equal(c, x, y));
+        if (a instanceof LuaString x && b instanceof LuaString y) return c.ret(x.equals(y, c::chargeGas));
         return c.ret(rawEquals(a, b));
     });
 

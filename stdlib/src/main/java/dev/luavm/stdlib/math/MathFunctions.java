@@ -1,7 +1,6 @@
 package dev.luavm.stdlib.math;
 
 import dev.luavm.lib.CallContext;
-import dev.luavm.stdlib.work.StringCompare;
 import dev.luavm.value.LuaNumbers;
 import dev.luavm.value.LuaString;
 
@@ -104,7 +103,7 @@ final class MathFunctions {
 
     /** {@code a < b}; two strings pay the bytes compared (5.3's min and max accept any comparable values). */
     private static boolean less(CallContext c, Object a, Object b) {
-        if (a instanceof LuaString x && b instanceof LuaString y) return StringCompare.compare(c, x, y) < 0;
+        if (a instanceof LuaString x && b instanceof LuaString y) return x.compareTo(y, c::chargeGas) < 0;
         return c.lessThan(a, b);
     }
 

@@ -8,7 +8,7 @@ final class TableCosts {
     static final long ELEMENT = 1;
     /**
      * per comparison in {@code table.sort}; two strings also pay the bytes they compare
-     * ({@link dev.luavm.stdlib.work.StringCompare}), a Lua comparator is metered on top
+     * ({@link dev.luavm.value.LuaString#compareTo(dev.luavm.value.LuaString, dev.luavm.meter.GasSink)}), a Lua comparator is metered on top
      */
     static final long COMPARISON = 1;
 

@@ -4,7 +4,6 @@ import static dev.luavm.stdlib.table.TableArgs.READ;
 import static dev.luavm.stdlib.table.TableArgs.WRITE;
 
 import dev.luavm.lib.CallContext;
-import dev.luavm.stdlib.work.StringCompare;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaValues;
 
@@ -56,7 +55,7 @@ final class TableSort {
         c.chargeGas(TableCosts.COMPARISON);
         if (comp == null) {
             // two strings: paid by the bytes compared (a long common prefix is not one unit of work)
-            if (a instanceof LuaString x && b instanceof LuaString y) return StringCompare.compare(c, x, y) < 0;
+            if (a instanceof LuaString x && b instanceof LuaString y) return x.compareTo(y, c::chargeGas) < 0;
             return c.lessThan(a, b);
         }
         return LuaValues.isTruthy(c.call1(comp, a, b));

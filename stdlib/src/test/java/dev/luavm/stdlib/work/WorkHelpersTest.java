@@ -12,9 +12,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The byte rule's helpers: what ByteWork and StringCompare charge, and that they charge before the work. */
+/** The byte rule's helpers: what ByteWork and the charged string compares charge, and that they charge before the work. */
 class WorkHelpersTest {
     private static final Builtin NONE = Builtin.of("none", c -> 0);
+
+    /** A library's string equality: {@code LuaString.equals} paying through the call's context. */
+    private static boolean eq(TestContext c, LuaString a, LuaString b) {
+        return a.equals(b, c::chargeGas);
+    }
+
+    private static int cmp(TestContext c, LuaString a, LuaString b) {
+        return a.compareTo(b, c::chargeGas);
+    }
 
     private static TestContext ctx(long gas) {
         return new TestContext(NONE, new MemoryMeter(1L << 30), gas, new Object[0]);
@@ -62,28 +71,28 @@ class WorkHelpersTest {
     @Test
     void longEqualStringsPayTheirLengthAndEarlyDifferencesLittle() {
         TestContext c = ctx(1L << 40);
-        assertTrue(StringCompare.equal(c, bytes(1 << 20, 'a'), bytes(1 << 20, 'a')));
+        assertTrue(eq(c, bytes(1 << 20, 'a'), bytes(1 << 20, 'a')));
         assertEquals((1 << 20) / 8, c.gasUsed());
         TestContext d = ctx(1L << 40);
-        assertTrue(StringCompare.compare(d, bytes(1 << 20, 'a'), bytes(1 << 20, 'b')) < 0);
-        assertEquals(ByteWork.FIRST / 8, d.gasUsed(), "a difference in the first chunk pays that chunk");
+        assertTrue(cmp(d, bytes(1 << 20, 'a'), bytes(1 << 20, 'b')) < 0);
+        assertEquals(LuaString.FIRST_COMPARE_CHUNK / 8, d.gasUsed(), "a difference in the first chunk pays that chunk");
         TestContext e = ctx(1L << 40);
-        assertFalse(StringCompare.equal(e, bytes(10, 'a'), bytes(11, 'a')));
+        assertFalse(eq(e, bytes(10, 'a'), bytes(11, 'a')));
         assertEquals(0, e.gasUsed(), "different lengths are never compared");
     }
 
     @Test
     void compareOrdersAsUnsignedBytesThenLength() {
         TestContext c = ctx(1L << 40);
-        assertTrue(StringCompare.compare(c, LuaString.of("a"), LuaString.of("ab")) < 0);
-        assertTrue(StringCompare.compare(c, LuaString.wrap(new byte[] {(byte) 0xFF}), LuaString.of("a")) > 0);
-        assertEquals(0, StringCompare.compare(c, LuaString.of("abc"), LuaString.of("abc")));
+        assertTrue(cmp(c, LuaString.of("a"), LuaString.of("ab")) < 0);
+        assertTrue(cmp(c, LuaString.wrap(new byte[] {(byte) 0xFF}), LuaString.of("a")) > 0);
+        assertEquals(0, cmp(c, LuaString.of("abc"), LuaString.of("abc")));
     }
 
     @Test
     void aCompareBeyondTheBudgetStopsBeforeComparingEverything() {
         TestContext c = ctx(10_000);
-        assertThrows(TestContext.OutOfGas.class, () -> StringCompare.equal(c, bytes(1 << 24, 'a'), bytes(1 << 24, 'a')));
-        assertTrue(c.gasUsed() < 10_000 + ByteWork.CHUNK / 8 + 1, "stopped within a chunk: " + c.gasUsed());
+        assertThrows(TestContext.OutOfGas.class, () -> eq(c, bytes(1 << 24, 'a'), bytes(1 << 24, 'a')));
+        assertTrue(c.gasUsed() < 10_000 + LuaString.COMPARE_CHUNK / 8 + 1, "stopped within a chunk: " + c.gasUsed());
     }
 }
