@@ -40,8 +40,12 @@ import dev.luavm.vm.LuaError;
  *
  * <h2>What is charged (gas, through {@link MemoryMeter#chargeWork})</h2>
  * <ul>
- *   <li>The first probe of a lookup or insertion is in the instruction's price; every further
- *       probe costs 1 (charged in chunks of {@value #PROBE_CHUNK} while a long chain runs).</li>
+ *   <li>The first probe of a lookup or insertion and {@value #FREE_PROBES} more are in the
+ *       instruction's price; every further probe costs 1 (charged in chunks of
+ *       {@value #PROBE_CHUNK} while a long chain runs). A bounded free allowance keeps CPU per
+ *       gas bounded and keeps calls off the paths of ordinary tables: {@link #getStr} and
+ *       {@link #putStr} walk those free probes inline, by identity, the case of field names
+ *       taken from the code's constants.</li>
  *   <li>Comparing a string key with a distinct stored string of the same length and hash costs
  *       the byte rule ({@code GasMeter.byteWork}) when longer than
  *       {@link LuaString#FREE_COMPARE_BYTES}; computing a string key's hash for the first time
@@ -85,6 +89,11 @@ public final class LuaTable {
     private static final int MAX_ARRAY_BITS = 26;
     /** probes beyond the first are charged in chunks of this many while a probe sequence runs */
     static final int PROBE_CHUNK = 256;
+    /**
+     * further probes of one lookup or insertion that stay in the instruction's price: the short
+     * chains of ordinary tables charge nothing (no call on their path), a flood pays from here on
+     */
+    static final int FREE_PROBES = 4;
     /** hashing a string key longer than this (the first time) is charged the byte rule */
     public static final int FREE_HASH_BYTES = 32;
     /** slots visited or skipped per unit of gas (an empty slot is as cheap as a byte) */
@@ -185,21 +194,21 @@ public final class LuaTable {
 
     /**
      * The slot holding {@code key}, or {@code -(s + 1)} where {@code s} is the empty slot ending
-     * its probe sequence; {@code i} is the key's home slot. Charges every probe beyond the first
+     * its probe sequence; {@code i} is the key's home slot. Charges every probe beyond the free ones
      * (in chunks, so a long chain polls the gas meter) and long string compares.
      */
     private int probe(Object key, int i) {
         Object[] ks = hkeys;
         int mask = ks.length - 1;
-        int extra = 0;
+        int extra = -FREE_PROBES; // the first few further probes are in the instruction's price
         while (true) {
             Object k = ks[i];
             if (k == null) {
-                if (extra != 0) meter.chargeWork(extra);
+                if (extra > 0) meter.chargeWork(extra);
                 return -i - 1;
             }
             if (k == key || sameKey(k, key)) {
-                if (extra != 0) meter.chargeWork(extra);
+                if (extra > 0) meter.chargeWork(extra);
                 return i;
             }
             i = (i + 1) & mask;
@@ -250,6 +259,11 @@ public final class LuaTable {
     public Object getInt(long key) {
         if (key - 1 >= 0 && key - 1 < array.length) return array[(int) (key - 1)];
         if (hused == 0) return null;
+        return hashGetInt(key);
+    }
+
+    /** The hash-part lookup of an integer key, out of line so {@link #getInt} stays small enough to inline. */
+    private Object hashGetInt(long key) {
         Object[] ks = hkeys;
         int i = mixLong(key) & (ks.length - 1);
         Object k = ks[i];
@@ -259,14 +273,38 @@ public final class LuaTable {
         return slot < 0 ? null : hvals[slot];
     }
 
+    /**
+     * Lookup of a string key. The path kept inline in the dispatch loop is the common one: the
+     * key's hash is known and the very same string sits in its home slot (a field name from the
+     * code's constants); anything else goes out of line.
+     */
     public Object getStr(LuaString key) {
         if (hused == 0) return null;
+        int h = key.cachedHash();
+        if (h != 0) {
+            // the free probes, by identity: the same string object (a field name from the code's
+            // constants) or the end of the chain; a stored string with the same hash may be an
+            // equal string in another object, which the out-of-line path compares
+            Object[] ks = hkeys;
+            int mask = ks.length - 1;
+            int i = mixInt(h) & mask;
+            for (int n = 0; n <= FREE_PROBES; n++, i = (i + 1) & mask) {
+                Object k = ks[i];
+                if (k == key) return hvals[i];
+                if (k == null) return null;
+                if (k instanceof LuaString s && s.cachedHash() == h) break;
+            }
+        }
+        return hashGetStr(key);
+    }
+
+    private Object hashGetStr(LuaString key) {
         Object[] ks = hkeys;
         int i = strHash(key) & (ks.length - 1);
         Object k = ks[i];
         if (k == key) return hvals[i];
         if (k == null) return null;
-        // an equal short key in the home slot (another instance of the same name): inline, free
+        // an equal short key in the home slot (another instance of the same name): free
         if (k instanceof LuaString s && s.length() <= LuaString.FREE_COMPARE_BYTES && s.equals(key)) return hvals[i];
         int slot = probe(key, i);
         return slot < 0 ? null : hvals[slot];
@@ -308,6 +346,22 @@ public final class LuaTable {
     }
 
     public void putStr(LuaString key, Object value) {
+        int h = key.cachedHash();
+        if (h != 0 && hused != 0) {
+            // an existing field found by identity within the free probes, as in getStr
+            Object[] ks = hkeys;
+            int mask = ks.length - 1;
+            int i = mixInt(h) & mask;
+            for (int n = 0; n <= FREE_PROBES; n++, i = (i + 1) & mask) {
+                Object k = ks[i];
+                if (k == key) {
+                    metaAbsent = 0;
+                    hvals[i] = value;
+                    return;
+                }
+                if (k == null || k instanceof LuaString s && s.cachedHash() == h) break;
+            }
+        }
         hashPut(key, value);
     }
 
@@ -337,11 +391,11 @@ public final class LuaTable {
         hused++;
     }
 
-    /** Puts a key known to be absent into {@code ks}/{@code vs}, charging probes beyond the first. */
+    /** Puts a key known to be absent into {@code ks}/{@code vs}, charging probes beyond the free ones. */
     private void insertInto(Object[] ks, Object[] vs, Object key, Object value) {
         int mask = ks.length - 1;
         int i = hashOf(key) & mask;
-        int extra = 0;
+        int extra = -FREE_PROBES;
         while (ks[i] != null) {
             i = (i + 1) & mask;
             if (++extra == PROBE_CHUNK) {
@@ -349,7 +403,7 @@ public final class LuaTable {
                 extra = 0;
             }
         }
-        if (extra != 0) meter.chargeWork(extra);
+        if (extra > 0) meter.chargeWork(extra);
         ks[i] = key;
         vs[i] = value;
     }
