@@ -282,9 +282,8 @@ public final class LuaTable {
         if (hused == 0) return null;
         int h = key.cachedHash();
         if (h != 0) {
-            // the free probes, by identity: the same string object (a field name from the code's
-            // constants) or the end of the chain; a stored string with the same hash may be an
-            // equal string in another object, which the out-of-line path compares
+            // the free probes: the same string object (a field name from the code's constants),
+            // an equal short string, or the end of the chain; anything else goes out of line
             Object[] ks = hkeys;
             int mask = ks.length - 1;
             int i = mixInt(h) & mask;
@@ -292,7 +291,11 @@ public final class LuaTable {
                 Object k = ks[i];
                 if (k == key) return hvals[i];
                 if (k == null) return null;
-                if (k instanceof LuaString s && s.cachedHash() == h) break;
+                if (k instanceof LuaString s && s.cachedHash() == h) {
+                    // the same hash: an equal short string is the key (free, as in hashGetStr)
+                    if (s.length() <= LuaString.FREE_COMPARE_BYTES && s.equals(key)) return hvals[i];
+                    break;
+                }
             }
         }
         return hashGetStr(key);
@@ -348,13 +351,14 @@ public final class LuaTable {
     public void putStr(LuaString key, Object value) {
         int h = key.cachedHash();
         if (h != 0 && hused != 0) {
-            // an existing field found by identity within the free probes, as in getStr
+            // an existing field found within the free probes, as in getStr
             Object[] ks = hkeys;
             int mask = ks.length - 1;
             int i = mixInt(h) & mask;
             for (int n = 0; n <= FREE_PROBES; n++, i = (i + 1) & mask) {
                 Object k = ks[i];
-                if (k == key) {
+                if (k == key || k instanceof LuaString s && s.cachedHash() == h
+                        && s.length() <= LuaString.FREE_COMPARE_BYTES && s.equals(key)) {
                     metaAbsent = 0;
                     hvals[i] = value;
                     return;
