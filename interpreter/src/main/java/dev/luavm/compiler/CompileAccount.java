@@ -9,9 +9,10 @@ package dev.luavm.compiler;
  *       front end makes of it held as memory: 5 bytes per source byte, for the Latin-1 text,
  *       the lexer's buffer (up to twice a token while it grows), the token text and a string
  *       literal's value, which all coexist while a huge literal is lexed;</li>
- *   <li>each token (lexer and syntax check) and each parse-tree node (ANTLR parse): 1 gas,
- *       plus the heap the compiler keeps for it, charged {@value #BATCH} at a time before the
- *       batch is made; code generation, 1 gas per statement, expression and suffix;</li>
+ *   <li>each token (lexer and syntax check) and each parse-tree node (ANTLR parse):
+ *       {@value #UNIT_GAS} gas, plus the heap the compiler keeps for it, charged
+ *       {@value #BATCH} at a time before the batch is made; code generation, {@value #UNIT_GAS}
+ *       gas per statement, expression and suffix;</li>
  *   <li>lookups whose cost grows with a table: {@link #lookup} for the constant table, the
  *       string and name interning maps (key bytes times the depth of a tree bin, the worst case
  *       when crafted keys collide), {@link #scan} for the linear local/upvalue search.</li>
@@ -28,6 +29,13 @@ package dev.luavm.compiler;
 final class CompileAccount {
     /** Tokens or nodes paid for at once. */
     static final int BATCH = 64;
+    /**
+     * Gas per token, parse-tree node and code-generation step. A token costs the front end
+     * (lexer, ANTLR's parse, the tree) several instructions' worth of CPU: at 1 gas a compile
+     * ran at 36x the median CPU per gas of benchmarks/gas-fairness (the bound is 20x); at 4 it
+     * stays under 10x.
+     */
+    static final long UNIT_GAS = 4;
     /** Source bytes per gas charge while paying for the lexer. */
     static final int BYTE_CHUNK = 64 << 10;
     /** Bytes held per source byte (see the class comment). */
@@ -58,7 +66,7 @@ final class CompileAccount {
     /** Called for each token before it is read. */
     void token() {
         if (tokens++ % BATCH == 0) {
-            meter.work(BATCH);
+            meter.work(BATCH * UNIT_GAS);
             hold(BATCH * TOKEN_BYTES);
         }
     }
@@ -66,18 +74,18 @@ final class CompileAccount {
     /** Called for each parse-tree rule node as it is made. */
     void node() {
         if (nodes++ % BATCH == 0) {
-            meter.work(BATCH);
+            meter.work(BATCH * UNIT_GAS);
             hold(BATCH * NODE_BYTES);
         }
     }
 
     /**
-     * Called by code generation for each statement, expression and suffix it compiles: 1 gas,
-     * charged {@value #BATCH} at a time, so that generating code for a big tree (after the
-     * parse has paid for its nodes) still polls cancel and the clock.
+     * Called by code generation for each statement, expression and suffix it compiles:
+     * {@value #UNIT_GAS} gas, charged {@value #BATCH} at a time, so that generating code for a
+     * big tree (after the parse has paid for its nodes) still polls cancel and the clock.
      */
     void step() {
-        if (steps++ % BATCH == 0) meter.work(BATCH);
+        if (steps++ % BATCH == 0) meter.work(BATCH * UNIT_GAS);
     }
 
     /**
