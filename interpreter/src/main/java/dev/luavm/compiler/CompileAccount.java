@@ -1,5 +1,7 @@
 package dev.luavm.compiler;
 
+import dev.luavm.meter.GasMeter;
+
 /**
  * One compilation's account with its caller's {@link CompileMeter}: every pass of the compiler
  * pays here, before it works, under the VM's one gas rule (docs/STDLIB.md):
@@ -59,7 +61,7 @@ final class CompileAccount {
     void source(long length) {
         hold(SOURCE_COPIES * length + 64);
         for (long left = length; left > 0; left -= BYTE_CHUNK) {
-            meter.work(bytes(Math.min(left, BYTE_CHUNK)));
+            meter.work(GasMeter.byteWork(Math.min(left, BYTE_CHUNK)));
         }
     }
 
@@ -95,17 +97,12 @@ final class CompileAccount {
      */
     void lookup(int keyBytes, int size) {
         long depth = 64 - Long.numberOfLeadingZeros(size); // ceil-ish log2(size + 1)
-        if (depth > 1 || keyBytes > 8) meter.work(bytes(keyBytes) * Math.max(1, depth));
+        if (depth > 1 || keyBytes > 8) meter.work(GasMeter.byteWork(keyBytes) * Math.max(1, depth));
     }
 
     /** Pays for a linear scan of {@code entries} entries (1 gas per 8, as empty slots). */
     void scan(int entries) {
         if (entries >= 8) meter.work(entries >>> 3);
-    }
-
-    /** Byte work: 1 gas per 8 bytes, rounded up. */
-    static long bytes(long n) {
-        return (n + 7) >>> 3;
     }
 
     private void hold(long bytes) {

@@ -2,6 +2,7 @@ package dev.luavm.host;
 
 import dev.luavm.LuaConversionException;
 import dev.luavm.LuaHandle;
+import dev.luavm.meter.GasMeter;
 import dev.luavm.meter.MemoryMeter;
 import dev.luavm.meter.Sizes;
 import dev.luavm.value.LuaFunction;
@@ -83,11 +84,6 @@ public final class ValueConverter {
         this.maxDepth = maxDepth;
         this.maxElements = maxElements;
         this.binaryStrings = binaryStrings;
-    }
-
-    /** Gas for the bytes of a string of {@code length} bytes or chars: 1 per 8, rounded up. */
-    static long byteWork(long length) {
-        return (length + 7) >>> 3;
     }
 
     /** Lets host functions passed as values become Lua functions. */
@@ -203,7 +199,7 @@ public final class ValueConverter {
             count();
             if (v == null || v instanceof Boolean || v instanceof Long || v instanceof Double) return v;
             if (v instanceof LuaString s) {
-                gas.accept(byteWork(s.length()));
+                gas.accept(GasMeter.byteWork(s.length()));
                 return decode(s);
             }
             if (v instanceof LuaTable t) return table(t, depth);
@@ -290,11 +286,11 @@ public final class ValueConverter {
             if (v instanceof Float f) return f.doubleValue();
             if (v instanceof Character c) return luaString(c.toString());
             if (v instanceof CharSequence cs) {
-                gas.accept(byteWork(cs.length()));
+                gas.accept(GasMeter.byteWork(cs.length()));
                 return luaString(cs.toString());
             }
             if (v instanceof byte[] b) {
-                gas.accept(byteWork(b.length));
+                gas.accept(GasMeter.byteWork(b.length));
                 return luaBytes(b.clone());
             }
             if (v instanceof LuaString s) return s;

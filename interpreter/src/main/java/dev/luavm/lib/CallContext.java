@@ -1,5 +1,6 @@
 package dev.luavm.lib;
 
+import dev.luavm.meter.GasMeter;
 import dev.luavm.meter.MemoryMeter;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaFunction;
@@ -91,9 +92,9 @@ public abstract class CallContext {
         if (n > 0) chargeGas(gasForBytes(n));
     }
 
-    /** The gas {@link #chargeBytes} charges for {@code n} bytes: {@code ceil(n / 8)}. */
+    /** The gas {@link #chargeBytes} charges for {@code n} bytes: the byte rule, {@link GasMeter#byteWork}. */
     public static long gasForBytes(long n) {
-        return n <= 0 ? 0 : (n >>> 3) + ((n & 7) == 0 ? 0 : 1);
+        return n <= 0 ? 0 : GasMeter.byteWork(n);
     }
 
     /** The sandbox's memory choke point. */

@@ -3,6 +3,7 @@ package dev.luavm.vm;
 import dev.luavm.bytecode.Prototype;
 import dev.luavm.lib.CallContext;
 import dev.luavm.lib.Intrinsic;
+import dev.luavm.meter.GasMeter;
 import dev.luavm.meter.Sizes;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaClosure;
@@ -225,7 +226,7 @@ final class Intrinsics {
                 byte[] p = pos.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
                 long n = (long) p.length + s.length();
                 c.memory().charge(Sizes.string(n)); // before the copy: the message may be huge
-                c.chargeGas(1 + (n + 7) / 8);
+                c.chargeGas(1 + GasMeter.byteWork(n));
                 if (n > Integer.MAX_VALUE - 16) throw new LuaError(LuaString.of("not enough memory"));
                 byte[] out = new byte[(int) n];
                 System.arraycopy(p, 0, out, 0, p.length);

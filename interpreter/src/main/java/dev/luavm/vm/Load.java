@@ -62,7 +62,7 @@ final class Load {
                         else return c.ret(null, withWhere(x, NOT_A_STRING));
                         if (ps.length() == 0) break;
                         hold(memory, held, ps.length() + PIECE_OVERHEAD);
-                        c.chargeGas((ps.length() + 7) >>> 3);
+                        c.chargeBytes(ps.length());
                         if (pieces.isEmpty()) {
                             // PUC checks the mode on the first byte, before reading on
                             String refused = refusal(ps.bytesUnsafe(), name, mode);

@@ -32,7 +32,7 @@ final class PrintLine {
     void add(LuaString s) {
         int n = s.length();
         if (n <= CHUNK - len) {
-            c.chargeGas(gas(n));
+            c.chargeBytes(n);
             System.arraycopy(s.bytesUnsafe(), 0, buf, len, n);
             len += n;
             return;
@@ -41,7 +41,7 @@ final class PrintLine {
         byte[] bytes = s.bytesUnsafe();
         for (int off = 0; off < n; off += CHUNK) {
             int k = Math.min(CHUNK, n - off);
-            c.chargeGas(gas(k));
+            c.chargeBytes(k);
             c.host().write(bytes, off, k);
         }
     }
@@ -53,9 +53,5 @@ final class PrintLine {
             len = 0;
             c.host().write(buf, 0, n);
         }
-    }
-
-    private static long gas(int bytes) {
-        return (bytes + 7) >>> 3;
     }
 }
