@@ -28,16 +28,20 @@ public final class Main {
 
     /** Runs the command line against the given console; returns the exit status. */
     static int run(String[] args, Console console) {
+        Subcommand sub = args.length > 0 ? Subcommands.find(args[0]) : null;
+        if (sub != null) return sub.run(java.util.List.of(args).subList(1, args.length), console);
         Options options;
         try {
             options = ArgParser.parse(args);
         } catch (ArgParser.UsageException e) {
             console.err.println("luavm: " + e.getMessage());
             console.err.print(ArgParser.USAGE);
+            console.err.print(Subcommands.usage());
             return 1;
         }
         if (options.help) {
             console.out.print(ArgParser.USAGE);
+            console.out.print(Subcommands.usage());
             return 0;
         }
         if (options.listing > 0) return Listing.print(options, console);
