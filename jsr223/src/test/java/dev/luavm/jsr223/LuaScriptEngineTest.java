@@ -230,6 +230,32 @@ class LuaScriptEngineTest {
         assertTrue(x.getMessage().contains("attempt to perform arithmetic"), x.getMessage());
     }
 
+    /** The snippets of README.md and docs/API.md ("Three ways in", "JSR-223"), kept true by running them. */
+    @Test
+    void theDocumentedSnippets() throws Exception {
+        ScriptEngine lua = new ScriptEngineManager().getEngineByName("lua");
+        StringWriter w = new StringWriter();
+        lua.getContext().setWriter(w);
+        lua.put("order", Map.of("id", "A-1", "total", 1250));
+        assertEquals(2500L, lua.eval("return order.total * 2"));
+        ((Invocable) lua).invokeFunction("print", "hi");
+        assertEquals("hi\n", w.toString());
+
+        lua = new ScriptEngineManager().getEngineByName("lua");
+        lua.put(EngineSettings.GAS, 1_000_000);
+        lua.put(EngineSettings.CAPABILITIES, "standard,docs");
+        lua.put("x", 5);
+        lua.eval("y = x + 1");
+        assertEquals(6L, lua.get("y"));
+        Invocable inv = (Invocable) lua;
+        lua.eval("function price(sku, qty) return #sku * qty end");
+        assertEquals(9L, inv.invokeFunction("price", "abc", 3));
+        CompiledScript job = ((Compilable) lua).compile("return x * 2");
+        assertEquals(10L, job.eval());
+        assertEquals(10L, job.eval());
+        assertEquals(1_000_000L, ((LuaScriptEngine) lua).sandbox().limits().gas());
+    }
+
     @Test
     void enginesAreSeparateSandboxes() throws Exception {
         ScriptEngineManager m = new ScriptEngineManager();
