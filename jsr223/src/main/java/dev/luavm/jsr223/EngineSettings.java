@@ -10,7 +10,6 @@ import dev.luavm.host.HostCallPolicy;
 
 import javax.script.ScriptContext;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -130,12 +129,5 @@ public final class EngineSettings {
         }
         throw new IllegalArgumentException(TIMEOUT + ": a Duration, milliseconds or ISO-8601 text (PT2S) expected, got '"
                 + v + "'");
-    }
-
-    /** For messages. */
-    static String keys() {
-        String[] k = KEYS.toArray(String[]::new);
-        Arrays.sort(k);
-        return String.join(", ", k);
     }
 }

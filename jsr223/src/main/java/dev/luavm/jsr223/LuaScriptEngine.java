@@ -73,7 +73,14 @@ public final class LuaScriptEngine extends AbstractScriptEngine implements Compi
     /** {@code invokeMethod}: self (or nil and a path of names from _ENV), the method's name, then its arguments. */
     private static final String INVOKE_METHOD = """
             local self, path, name = ...
-            if path then self = _ENV for i = 1, #path do self = self[path[i]] end end
+            if path then
+              self = _ENV
+              for i = 1, #path do
+                if self == nil then return false end
+                self = self[path[i]]
+              end
+            end
+            if self == nil then return false end
             local function tail(_, _, _, ...) return ... end
             local f = self[name]
             if f == nil then return false end
@@ -181,13 +188,24 @@ public final class LuaScriptEngine extends AbstractScriptEngine implements Compi
         return !EngineSettings.isSetting(key) && isLuaName(key);
     }
 
-    /** A foreign engine scope after a run: its keys re-read from the globals, new globals added. */
+    /**
+     * A foreign engine scope after a run: its keys re-read from the globals, new globals added.
+     * A value that cannot be converted (a table that contains itself) is left as it was.
+     */
     private static void refresh(Sandbox sb, Bindings foreign, Set<String> before) {
         for (String key : new ArrayList<>(foreign.keySet())) {
-            if (isGlobalKey(key)) foreign.put(key, sb.getGlobal(key));
+            if (isGlobalKey(key)) copy(sb, foreign, key);
         }
         for (String name : sb.globalNames()) {
-            if (!before.contains(name) && isGlobalKey(name)) foreign.put(name, sb.getGlobal(name));
+            if (!before.contains(name) && isGlobalKey(name) && !name.equals("_G")) copy(sb, foreign, name);
+        }
+    }
+
+    private static void copy(Sandbox sb, Bindings foreign, String name) {
+        try {
+            foreign.put(name, sb.getGlobal(name));
+        } catch (LuaException e) {
+            // not convertible to Java: the binding keeps its value
         }
     }
 

@@ -87,6 +87,8 @@ class LuaScriptEngineTest {
         assertEquals(4L, e.eval("n = n * 2; fresh = 'new'; return n", b));
         assertEquals(4L, b.get("n"));
         assertEquals("new", b.get("fresh"));
+        e.eval("loop = {} loop.self = loop", b);   // cannot be converted: left out, the run still succeeds
+        assertNull(b.get("loop"));
     }
 
     @Test
@@ -220,6 +222,7 @@ class LuaScriptEngineTest {
         Object copy = e.get("account");
         assertEquals(25L, inv.invokeMethod(copy, "deposit", 5));
         assertThrows(NoSuchMethodException.class, () -> inv.invokeMethod("account", "withdraw", 1));
+        assertThrows(NoSuchMethodException.class, () -> inv.invokeMethod("nobody.there", "deposit", 1));
 
         Pricing p = inv.getInterface(Pricing.class);
         assertEquals(6L, p.price("ab", 3));
