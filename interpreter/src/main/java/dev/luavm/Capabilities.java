@@ -25,7 +25,9 @@ import java.util.regex.Pattern;
  *       load (text only), ...), {@code coroutine}, {@code string}, {@code table}, {@code math},
  *       {@code utf8}, {@code os} (clock, time, date, difftime only; no execute, exit, getenv or
  *       files), {@code package} ({@code require} of modules the host resolves), {@code debug} (a
- *       harmless subset: traceback). There is no io, no reflection, no binary chunks.</li>
+ *       harmless subset: traceback), {@code docs} (the table {@code docs} describing these
+ *       grants, see {@link dev.luavm.docs.HostDocs}). There is no io, no reflection, no binary
+ *       chunks.</li>
  *   <li><b>Host functions</b>, one by one, under a global name ({@code "lookup"}) or a dotted
  *       path ({@code "invoice.lookup_vendor"}, which creates or extends the table
  *       {@code invoice}), each with a one-line description the host can list
@@ -39,7 +41,8 @@ import java.util.regex.Pattern;
  * {@code writes:<thing>}, free-form) and a {@link Redactor} for the audit log. The short form
  * {@link Builder#grant(String, String, HostFunction)} is an {@code UNSAFE} grant with nothing
  * declared: it runs when the policy allows it (the default policy allows everything), as before
- * declarations existed.
+ * declarations existed. {@link Builder#module(Object)} declares and grants every method of an
+ * annotated Java class at once ({@link dev.luavm.binding}).
  * {@link #none()} is the bare language (not even {@code print}); {@link #standard()} is
  * base, string, table, math, utf8, coroutine and os.
  */

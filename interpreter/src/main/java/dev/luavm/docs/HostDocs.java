@@ -103,8 +103,8 @@ public final class HostDocs {
             sb.append("\n## Libraries\n\n");
             for (String b : caps.bundles()) {
                 BundleCatalog.BundleDoc d = BundleCatalog.of(b);
-                sb.append("- `").append(b).append("`: ").append(d.summary());
-                if (!d.functions().isEmpty()) sb.append(" (").append(String.join(", ", d.functions())).append(')');
+                sb.append("- `").append(b).append("`: ").append(d.summary()).append('.');
+                if (!d.functions().isEmpty()) sb.append(" Names: ").append(String.join(", ", d.functions())).append('.');
                 sb.append('\n');
             }
         }
