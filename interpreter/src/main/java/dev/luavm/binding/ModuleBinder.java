@@ -218,7 +218,7 @@ public final class ModuleBinder {
             Object r;
             try {
                 r = target.invokeExact(args);
-            } catch (TypeAdapters.CallbackResultException e) {
+            } catch (Callbacks.CallbackResultException e) {
                 throw new HostFunctionException(e.getMessage());
             } catch (Exception | Error e) {
                 throw e;
