@@ -64,7 +64,7 @@ final class LuaBindings extends AbstractMap<String, Object> implements Bindings 
             return local.put(key, value);
         }
         if (!engine.started()) return pending.put(key, value);
-        Object old = engine.sandbox().getGlobal(key);
+        Object old = previous(key);
         engine.sandbox().setGlobal(key, value);
         return old;
     }
@@ -82,7 +82,16 @@ final class LuaBindings extends AbstractMap<String, Object> implements Bindings 
         String k = check(key);
         if (!isGlobal(k)) return local.containsKey(k);
         if (!engine.started()) return pending.containsKey(k);
-        return engine.sandbox().getGlobal(k) != null;
+        return engine.sandbox().globalNames().contains(k); // without converting the value
+    }
+
+    /** The value a put or remove replaces, or null when it cannot be converted (a table containing itself). */
+    private Object previous(String key) {
+        try {
+            return engine.sandbox().getGlobal(key);
+        } catch (dev.luavm.LuaConversionException e) {
+            return null;
+        }
     }
 
     @Override
@@ -90,7 +99,7 @@ final class LuaBindings extends AbstractMap<String, Object> implements Bindings 
         String k = check(key);
         if (!isGlobal(k)) return local.remove(k);
         if (!engine.started()) return pending.remove(k);
-        Object old = engine.sandbox().getGlobal(k);
+        Object old = previous(k);
         engine.sandbox().setGlobal(k, null);
         return old;
     }

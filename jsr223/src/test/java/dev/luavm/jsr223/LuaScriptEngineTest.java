@@ -75,6 +75,10 @@ class LuaScriptEngineTest {
         assertTrue(b.keySet().containsAll(List.of("x", "y", "t", "print", "string")), b.keySet().toString());
         b.remove("y");
         assertEquals(true, e.eval("return y == nil"));
+        e.eval("loop = {} loop.self = loop");
+        assertTrue(b.containsKey("loop"));
+        assertNull(b.put("loop", 1), "a value that cannot be converted is not returned");
+        assertEquals(1L, e.get("loop"));
         e.put("not a lua name", "kept in Java");
         assertEquals("kept in Java", e.get("not a lua name"));
     }
