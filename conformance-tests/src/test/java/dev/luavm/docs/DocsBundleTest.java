@@ -156,13 +156,15 @@ class DocsBundleTest {
                 print(pcall(docs, 42))
                 print(pcall(docs, {}))
                 local ok, err = pcall(function() docs('nope') end)
-                print(err)""");
+                print(err)
+                print(#select(2, pcall(docs, ('x'):rep(1000000))))""");
         assertEquals("""
                 false\tdocs: no function, module or library named 'invoice.refund' (docs() lists them)
                 false\tdocs: no function, module or library named 'io' (docs() lists them)
                 false\tbad argument #1 to 'docs' (string expected, got number)
                 false\tbad argument #1 to 'docs' (string expected, got table)
                 input:5: docs: no function, module or library named 'nope' (docs() lists them)
+                148
                 """, out);
     }
 

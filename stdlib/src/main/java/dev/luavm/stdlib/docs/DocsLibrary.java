@@ -41,6 +41,8 @@ import java.util.Map;
 public final class DocsLibrary implements Library {
     /** the largest piece written in one go (each charged before it is written) */
     static final int CHUNK = 1 << 12;
+    /** an unknown name is quoted in the error up to this many characters (a script may pass megabytes) */
+    static final int MAX_NAME_SHOWN = 80;
 
     private static final LuaString DOCS = LuaString.of("docs");
     private static final LuaString CALL = LuaString.of("__call");
@@ -91,7 +93,10 @@ public final class DocsLibrary implements Library {
                     + dev.luavm.value.LuaValues.typeName(c.arg(2)) + ")");
             c.chargeBytes(s.length()); // hashed and compared
             text = texts.byName.get(s.toString());
-            if (text == null) throw c.error("docs: no function, module or library named '" + s + "' (docs() lists them)");
+            if (text == null) {
+                String name = s.length() <= MAX_NAME_SHOWN ? s.toString() : s.toString().substring(0, MAX_NAME_SHOWN) + "...";
+                throw c.error("docs: no function, module or library named '" + name + "' (docs() lists them)");
+            }
         }
         for (int off = 0; off < text.length; off += CHUNK) {
             int k = Math.min(CHUNK, text.length - off);
