@@ -25,7 +25,9 @@ import java.util.regex.Pattern;
  *       load (text only), ...), {@code coroutine}, {@code string}, {@code table}, {@code math},
  *       {@code utf8}, {@code os} (clock, time, date, difftime only; no execute, exit, getenv or
  *       files), {@code package} ({@code require} of modules the host resolves), {@code debug} (a
- *       harmless subset: traceback). There is no io, no reflection, no binary chunks.</li>
+ *       harmless subset: traceback), {@code docs} (the table {@code docs} describing these
+ *       grants, see {@link dev.luavm.docs.HostDocs}). There is no io, no reflection, no binary
+ *       chunks.</li>
  *   <li><b>Host functions</b>, one by one, under a global name ({@code "lookup"}) or a dotted
  *       path ({@code "invoice.lookup_vendor"}, which creates or extends the table
  *       {@code invoice}), each with a one-line description the host can list
@@ -39,7 +41,8 @@ import java.util.regex.Pattern;
  * {@code writes:<thing>}, free-form) and a {@link Redactor} for the audit log. The short form
  * {@link Builder#grant(String, String, HostFunction)} is an {@code UNSAFE} grant with nothing
  * declared: it runs when the policy allows it (the default policy allows everything), as before
- * declarations existed.
+ * declarations existed. {@link Builder#module(Object)} declares and grants every method of an
+ * annotated Java class at once ({@link dev.luavm.binding}).
  * {@link #none()} is the bare language (not even {@code print}); {@link #standard()} is
  * base, string, table, math, utf8, coroutine and os.
  */
@@ -57,11 +60,12 @@ public final class Capabilities {
 
     /**
      * A host function granted under {@code path}, as declared: description, safety class,
-     * parameters, results, effects and the audit log's redactor. {@code function} is null only
-     * for a {@link Safety#FORBIDDEN} grant declared without one.
+     * parameters, results, effects, the audit log's redactor and an example of a call (Lua
+     * source, for {@code docs}; null when none). {@code function} is null only for a
+     * {@link Safety#FORBIDDEN} grant declared without one.
      */
     public record Grant(String path, String description, HostFunction function, Safety safety, List<Param> params,
-                        List<Param> returns, List<String> effects, Redactor redactor) {
+                        List<Param> returns, List<String> effects, Redactor redactor, String example) {
         public Grant {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(description, "description");
@@ -71,6 +75,12 @@ public final class Capabilities {
             returns = List.copyOf(returns);
             effects = List.copyOf(effects);
             redactor = redactor == null ? Redactor.none() : redactor;
+        }
+
+        /** A grant with no example. */
+        public Grant(String path, String description, HostFunction function, Safety safety, List<Param> params,
+                     List<Param> returns, List<String> effects, Redactor redactor) {
+            this(path, description, function, safety, params, returns, effects, redactor, null);
         }
 
         /** A plain grant: {@code UNSAFE}, nothing declared (what {@link Builder#grant(String, String, HostFunction)} makes). */
@@ -216,6 +226,20 @@ public final class Capabilities {
             return new Declaration(this, path, description);
         }
 
+        /**
+         * Grants every {@link dev.luavm.binding.LuaFunction} method of {@code instance}, whose
+         * class is annotated {@link dev.luavm.binding.LuaModule}, with the types, descriptions
+         * and safety classes it declares ({@link dev.luavm.binding.ModuleBinder}).
+         */
+        public Builder module(Object instance) {
+            return dev.luavm.binding.ModuleBinder.bind(this, instance, java.lang.invoke.MethodHandles.lookup());
+        }
+
+        /** {@link #module(Object)}, reaching the class and its records through {@code lookup} (from a named module). */
+        public Builder module(Object instance, java.lang.invoke.MethodHandles.Lookup lookup) {
+            return dev.luavm.binding.ModuleBinder.bind(this, instance, lookup);
+        }
+
         private Builder add(Grant g) {
             String path = g.path();
             checkPath(path);
@@ -260,6 +284,7 @@ public final class Capabilities {
             private final List<Param> returns = new ArrayList<>();
             private final List<String> effects = new ArrayList<>();
             private Redactor redactor;
+            private String example;
 
             private Declaration(Builder owner, String path, String description) {
                 this.owner = owner;
@@ -324,9 +349,19 @@ public final class Capabilities {
                 return this;
             }
 
+            /**
+             * An example of a call, as Lua source (may span lines), shown by {@code docs} and
+             * {@code HostDocs}: {@code "local v = invoice.lookup_vendor('V-1')\nprint(v.name)"}.
+             */
+            public Declaration example(String luaSource) {
+                Objects.requireNonNull(luaSource, "example");
+                this.example = luaSource.strip().isEmpty() ? null : luaSource.strip();
+                return this;
+            }
+
             /** Grants the function so declared; {@code fn} may be null only for a FORBIDDEN one. */
             public Builder grant(HostFunction fn) {
-                return owner.add(new Grant(path, description, fn, safety, params, returns, effects, redactor));
+                return owner.add(new Grant(path, description, fn, safety, params, returns, effects, redactor, example));
             }
 
             /** Grants a {@link Safety#FORBIDDEN} function with no implementation: its name exists, its calls are refused and logged. */

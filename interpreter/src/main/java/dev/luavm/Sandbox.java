@@ -125,9 +125,9 @@ public final class Sandbox implements AutoCloseable {
         for (String bundle : capabilities.bundles()) {
             Library lib = vm.bundle(bundle);
             if (lib.installsLast()) last.add(lib);
-            else engine.install(lib);
+            else engine.install(lib, capabilities);
         }
-        for (Library lib : last) engine.install(lib);
+        for (Library lib : last) engine.install(lib, capabilities);
         for (Capabilities.Grant g : capabilities.hostFunctions().values()) {
             String[] parts = g.path().split("\\.");
             LuaTable t = engine.globals();
@@ -205,6 +205,20 @@ public final class Sandbox implements AutoCloseable {
             } catch (LuaError e) {
                 throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
             }
+        }
+    }
+
+    /** The names of the globals whose keys are strings, in traversal order (JSR-223 lists them as its bindings). */
+    public java.util.Set<String> globalNames() {
+        synchronized (runLock) {
+            checkUsable();
+            if (runner != null) throw new IllegalStateException("sandbox is running");
+            java.util.Set<String> out = new java.util.LinkedHashSet<>();
+            Object[] kv = new Object[2];
+            for (Object k = null; engine.globals().next(k, kv); k = kv[0]) {
+                if (kv[0] instanceof LuaString s) out.add(s.toString());
+            }
+            return out;
         }
     }
 
