@@ -57,11 +57,12 @@ public final class Capabilities {
 
     /**
      * A host function granted under {@code path}, as declared: description, safety class,
-     * parameters, results, effects and the audit log's redactor. {@code function} is null only
-     * for a {@link Safety#FORBIDDEN} grant declared without one.
+     * parameters, results, effects, the audit log's redactor and an example of a call (Lua
+     * source, for {@code docs}; null when none). {@code function} is null only for a
+     * {@link Safety#FORBIDDEN} grant declared without one.
      */
     public record Grant(String path, String description, HostFunction function, Safety safety, List<Param> params,
-                        List<Param> returns, List<String> effects, Redactor redactor) {
+                        List<Param> returns, List<String> effects, Redactor redactor, String example) {
         public Grant {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(description, "description");
@@ -71,6 +72,12 @@ public final class Capabilities {
             returns = List.copyOf(returns);
             effects = List.copyOf(effects);
             redactor = redactor == null ? Redactor.none() : redactor;
+        }
+
+        /** A grant with no example. */
+        public Grant(String path, String description, HostFunction function, Safety safety, List<Param> params,
+                     List<Param> returns, List<String> effects, Redactor redactor) {
+            this(path, description, function, safety, params, returns, effects, redactor, null);
         }
 
         /** A plain grant: {@code UNSAFE}, nothing declared (what {@link Builder#grant(String, String, HostFunction)} makes). */
@@ -260,6 +267,7 @@ public final class Capabilities {
             private final List<Param> returns = new ArrayList<>();
             private final List<String> effects = new ArrayList<>();
             private Redactor redactor;
+            private String example;
 
             private Declaration(Builder owner, String path, String description) {
                 this.owner = owner;
@@ -324,9 +332,19 @@ public final class Capabilities {
                 return this;
             }
 
+            /**
+             * An example of a call, as Lua source (may span lines), shown by {@code docs} and
+             * {@code HostDocs}: {@code "local v = invoice.lookup_vendor('V-1')\nprint(v.name)"}.
+             */
+            public Declaration example(String luaSource) {
+                Objects.requireNonNull(luaSource, "example");
+                this.example = luaSource.strip().isEmpty() ? null : luaSource.strip();
+                return this;
+            }
+
             /** Grants the function so declared; {@code fn} may be null only for a FORBIDDEN one. */
             public Builder grant(HostFunction fn) {
-                return owner.add(new Grant(path, description, fn, safety, params, returns, effects, redactor));
+                return owner.add(new Grant(path, description, fn, safety, params, returns, effects, redactor, example));
             }
 
             /** Grants a {@link Safety#FORBIDDEN} function with no implementation: its name exists, its calls are refused and logged. */

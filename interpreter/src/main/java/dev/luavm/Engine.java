@@ -45,8 +45,8 @@ final class Engine {
         return state.globals();
     }
 
-    void install(Library lib) {
-        state.install(lib);
+    void install(Library lib, Capabilities caps) {
+        state.install(lib, caps);
     }
 
     void pushRoots(Consumer<Object> push) {

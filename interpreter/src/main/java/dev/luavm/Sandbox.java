@@ -125,9 +125,9 @@ public final class Sandbox implements AutoCloseable {
         for (String bundle : capabilities.bundles()) {
             Library lib = vm.bundle(bundle);
             if (lib.installsLast()) last.add(lib);
-            else engine.install(lib);
+            else engine.install(lib, capabilities);
         }
-        for (Library lib : last) engine.install(lib);
+        for (Library lib : last) engine.install(lib, capabilities);
         for (Capabilities.Grant g : capabilities.hostFunctions().values()) {
             String[] parts = g.path().split("\\.");
             LuaTable t = engine.globals();

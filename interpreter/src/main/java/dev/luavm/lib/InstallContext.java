@@ -19,6 +19,11 @@ public interface InstallContext {
     /** A VM-implemented function (pcall, coroutine.resume, ...), see {@link Intrinsic}. */
     dev.luavm.value.Builtin intrinsic(Intrinsic which);
 
+    /** What the sandbox was granted (the {@code docs} bundle lists it). */
+    default dev.luavm.Capabilities capabilities() {
+        return dev.luavm.Capabilities.none();
+    }
+
     default LuaTable newTable() {
         return new LuaTable(memory());
     }

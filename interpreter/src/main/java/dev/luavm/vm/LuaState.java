@@ -108,7 +108,17 @@ public final class LuaState {
 
     /** Installs a capability bundle. */
     public void install(Library lib) {
+        install(lib, dev.luavm.Capabilities.none());
+    }
+
+    /** Installs a capability bundle of a sandbox granted {@code caps}. */
+    public void install(Library lib, dev.luavm.Capabilities caps) {
         lib.install(new InstallContext() {
+            @Override
+            public dev.luavm.Capabilities capabilities() {
+                return caps;
+            }
+
             @Override
             public LuaTable globals() {
                 return globals;

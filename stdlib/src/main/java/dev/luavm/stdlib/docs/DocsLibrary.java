@@ -1,0 +1,160 @@
+package dev.luavm.stdlib.docs;
+
+import dev.luavm.Capabilities;
+import dev.luavm.Capabilities.Grant;
+import dev.luavm.docs.HostDocs;
+import dev.luavm.host.ArgConstraint;
+import dev.luavm.host.Param;
+import dev.luavm.lib.CallContext;
+import dev.luavm.lib.InstallContext;
+import dev.luavm.lib.Library;
+import dev.luavm.meter.MemoryMeter;
+import dev.luavm.meter.Sizes;
+import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code docs} bundle (opt-in, not in {@code standard}): the global {@code docs}, a table
+ * with one entry per granted host function and per granted bundle, made from the sandbox's
+ * {@link Capabilities} when it is created, so it lists exactly what was granted.
+ *
+ * <pre>
+ * docs["invoice.lookup_vendor"] = {kind = "function", name = ..., description = ..., safety = "SAFE",
+ *     params = {{name = "id", type = "string", description = ..., optional = false, constraints = {...}}, ...},
+ *     returns = {{type = "table", description = ...}}, effects = {"network"}, example = "..." or nil}
+ * docs["string"] = {kind = "library", name = "string", description = ..., functions = {"string.byte", ...}}
+ * </pre>
+ *
+ * Calling it prints ({@link HostDocs}'s plain text): {@code docs()} an overview,
+ * {@code docs("invoice")} a module, {@code docs("invoice.lookup_vendor")} a function,
+ * {@code docs("string")} a library; an unknown name is an error. Printing goes to the sandbox's
+ * output (its output limit applies) and is charged by the byte rule before each chunk is
+ * written, as {@code print} is.
+ */
+public final class DocsLibrary implements Library {
+    /** the largest piece written in one go (each charged before it is written) */
+    static final int CHUNK = 1 << 12;
+
+    private static final LuaString DOCS = LuaString.of("docs");
+    private static final LuaString CALL = LuaString.of("__call");
+
+    @Override
+    public String name() {
+        return "docs";
+    }
+
+    @Override
+    public void install(InstallContext ctx) {
+        HostDocs docs = HostDocs.of(ctx.capabilities());
+        Tables t = new Tables(ctx);
+        LuaTable table = ctx.newTable();
+        for (Grant g : docs.capabilities().hostFunctions().values()) table.put(t.str(g.path()), t.function(g));
+        for (String b : docs.capabilities().bundles()) table.put(t.str(b), t.library(b));
+        LuaTable meta = ctx.newTable();
+        meta.put(CALL, Builtin.of("docs", c -> print(c, docs)));
+        table.setMetatable(meta);
+        ctx.globals().put(DOCS, table);
+    }
+
+    /** {@code docs(self [, name])} through {@code __call}: argument 1 is the table itself. */
+    private static int print(CallContext c, HostDocs docs) {
+        String text;
+        if (c.isNoneOrNil(2)) {
+            text = docs.overview();
+        } else {
+            if (!(c.arg(2) instanceof LuaString s)) throw c.error("bad argument #1 to 'docs' (string expected, got "
+                    + dev.luavm.value.LuaValues.typeName(c.arg(2)) + ")");
+            c.chargeBytes(s.length()); // the name is compared with each grant's
+            Optional<String> found = docs.text(s.toString());
+            if (found.isEmpty()) {
+                throw c.error("docs: no function, module or library named '" + s + "' (docs() lists them)");
+            }
+            text = found.get();
+        }
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        for (int off = 0; off < bytes.length; off += CHUNK) {
+            int k = Math.min(CHUNK, bytes.length - off);
+            c.chargeBytes(k);
+            c.host().write(bytes, off, k);
+        }
+        return c.ret();
+    }
+
+    /** Builds the entries, each string and table charged to the sandbox's memory meter. */
+    private static final class Tables {
+        private final InstallContext ctx;
+        private final MemoryMeter meter;
+
+        Tables(InstallContext ctx) {
+            this.ctx = ctx;
+            this.meter = ctx.memory();
+        }
+
+        LuaString str(String s) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            meter.charge(Sizes.string(b.length));
+            return LuaString.wrap(b);
+        }
+
+        void set(LuaTable t, String key, Object value) {
+            if (value != null) t.put(str(key), value instanceof String s ? str(s) : value);
+        }
+
+        LuaTable list(List<String> items) {
+            LuaTable t = ctx.newTable();
+            for (int i = 0; i < items.size(); i++) t.putInt(i + 1, str(items.get(i)));
+            return t;
+        }
+
+        LuaTable function(Grant g) {
+            LuaTable e = ctx.newTable();
+            set(e, "kind", "function");
+            set(e, "name", g.path());
+            set(e, "description", g.description());
+            set(e, "safety", g.safety().name());
+            set(e, "signature", HostDocs.signature(g));
+            LuaTable params = ctx.newTable();
+            for (int i = 0; i < g.params().size(); i++) {
+                Param p = g.params().get(i);
+                LuaTable pt = param(p);
+                set(pt, "name", p.name());
+                pt.put(str("optional"), p.optional());
+                LuaTable cs = ctx.newTable();
+                for (int k = 0; k < p.constraints().size(); k++) {
+                    ArgConstraint ac = p.constraints().get(k);
+                    cs.putInt(k + 1, str(ac.describe()));
+                }
+                pt.put(str("constraints"), cs);
+                params.putInt(i + 1, pt);
+            }
+            set(e, "params", params);
+            LuaTable returns = ctx.newTable();
+            for (int i = 0; i < g.returns().size(); i++) returns.putInt(i + 1, param(g.returns().get(i)));
+            set(e, "returns", returns);
+            set(e, "effects", list(g.effects()));
+            set(e, "example", g.example());
+            return e;
+        }
+
+        private LuaTable param(Param p) {
+            LuaTable t = ctx.newTable();
+            set(t, "type", p.type());
+            set(t, "description", p.description());
+            return t;
+        }
+
+        LuaTable library(String bundle) {
+            LuaTable e = ctx.newTable();
+            set(e, "kind", "library");
+            set(e, "name", bundle);
+            set(e, "description", HostDocs.librarySummary(bundle));
+            set(e, "functions", list(HostDocs.libraryFunctions(bundle)));
+            return e;
+        }
+    }
+}
