@@ -160,6 +160,7 @@ final class Upstream implements AutoCloseable {
                             + oneLine(json(schema)))
                     .returns("any", "the structured content as a table, else the text")
                     .effects("mcp:" + spec.name())
+                    .example(example(spec.name() + "." + luaName, schema))
                     .grant(call -> call(tool, call));
         }
     }
@@ -213,6 +214,23 @@ final class Upstream implements AutoCloseable {
     /** The schema as given, with an object's type made explicit for {@link JsonValues}. */
     private static Map<String, Object> objectSchema(Map<String, Object> schema) {
         return schema == null ? Map.of("type", "object") : schema;
+    }
+
+    /** {@code up.add{a = ..., b = ...}}: the call with the schema's required properties (all of them when none is required). */
+    private static String example(String path, Map<String, Object> schema) {
+        List<String> names = new ArrayList<>();
+        if (schema != null && schema.get("required") instanceof List<?> req && !req.isEmpty()) {
+            for (Object o : req) names.add(String.valueOf(o));
+        } else if (schema != null && schema.get("properties") instanceof Map<?, ?> props) {
+            for (Object o : props.keySet()) names.add(String.valueOf(o));
+        }
+        StringBuilder sb = new StringBuilder(path).append('{');
+        for (int i = 0; i < names.size(); i++) {
+            String n = names.get(i);
+            sb.append(i > 0 ? ", " : "").append(LUA_NAME.matcher(n).matches() && !KEYWORDS.contains(n) ? n
+                    : "[\"" + n.replace("\\", "\\\\").replace("\"", "\\\"") + "\"]").append(" = ...");
+        }
+        return sb.append('}').toString();
     }
 
     static String luaName(String toolName) {
