@@ -223,6 +223,20 @@ public final class Capabilities {
             return new Declaration(this, path, description);
         }
 
+        /**
+         * Grants every {@link dev.luavm.binding.LuaFunction} method of {@code instance}, whose
+         * class is annotated {@link dev.luavm.binding.LuaModule}, with the types, descriptions
+         * and safety classes it declares ({@link dev.luavm.binding.ModuleBinder}).
+         */
+        public Builder module(Object instance) {
+            return dev.luavm.binding.ModuleBinder.bind(this, instance, java.lang.invoke.MethodHandles.lookup());
+        }
+
+        /** {@link #module(Object)}, reaching the class and its records through {@code lookup} (from a named module). */
+        public Builder module(Object instance, java.lang.invoke.MethodHandles.Lookup lookup) {
+            return dev.luavm.binding.ModuleBinder.bind(this, instance, lookup);
+        }
+
         private Builder add(Grant g) {
             String path = g.path();
             checkPath(path);

@@ -191,6 +191,20 @@ public final class HostCall implements CallRequest {
         context.chargeGas(units);
     }
 
+    /**
+     * Calls a Lua function the script passed to this call (an argument that arrived as a
+     * {@link dev.luavm.LuaHandle}) and returns its results converted to Java. The arguments and
+     * results are converted and charged as a host call's are; a Lua error in the function
+     * propagates (as the VM's error, which the gateway passes on to the script unchanged), and
+     * gas, time and cancellation end the run as anywhere else. Valid only during this call and
+     * on the sandbox's thread.
+     */
+    public List<Object> callLua(dev.luavm.LuaHandle function, Object... args) {
+        checkActive();
+        java.util.Objects.requireNonNull(function, "function");
+        return gateway.callBack(context, function, args);
+    }
+
     /** True once {@code Sandbox.cancel()} was called; a long host function should then return. */
     public boolean isCancelled() {
         return gateway.isCancelled();

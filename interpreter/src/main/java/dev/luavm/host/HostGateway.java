@@ -380,6 +380,23 @@ public final class HostGateway {
         return null;
     }
 
+    /**
+     * {@link HostCall#callLua}: while the Lua function runs, the thread is not inside a host
+     * function (a cancel ends the Lua code at its next safepoint instead of interrupting it).
+     */
+    List<Object> callBack(CallContext c, dev.luavm.LuaHandle function, Object[] args) {
+        Object fn = converter.toLua(function);
+        Object[] lua = converter.toLuaAll(java.util.Arrays.asList(args), c::chargeGas);
+        Object[] results;
+        exit();
+        try {
+            results = c.call(fn, lua);
+        } finally {
+            enter();
+        }
+        return converter.toJavaAll(results, 0, results.length, c::chargeGas);
+    }
+
     private void enter() {
         synchronized (lock) {
             hostThread = Thread.currentThread();
