@@ -98,6 +98,7 @@ public final class McpAgentHostExample {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        System.setProperty("slf4j.internal.verbosity", "ERROR"); // the SDK logs through SLF4J; no provider here
         PrintStream protocol = System.out;
         System.setOut(System.err); // stdout carries MCP messages only
         Capabilities caps = Capabilities.standard().toBuilder().module(new InvoiceModule()).build();
