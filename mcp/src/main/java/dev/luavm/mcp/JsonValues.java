@@ -28,6 +28,8 @@ import java.util.Map;
 final class JsonValues {
     static final int MAX_DEPTH = 100;
     static final int MAX_VALUES = 200_000;
+    /** Characters of strings and keys in one encoding: one string shared by many slots counts each time. */
+    static final long MAX_CHARS = 16L << 20;
 
     /** A value that cannot be written as JSON; the message says which and why. */
     static final class JsonException extends RuntimeException {
@@ -37,6 +39,7 @@ final class JsonValues {
     }
 
     private int values;
+    private long chars;
     private final boolean lenient;
 
     private JsonValues(boolean lenient) {
@@ -60,7 +63,8 @@ final class JsonValues {
     private Object toJson(Object v, Map<String, Object> schema, int depth) {
         if (++values > MAX_VALUES) throw new JsonException("more than " + MAX_VALUES + " values to encode as JSON");
         if (depth > MAX_DEPTH) throw new JsonException("more than " + MAX_DEPTH + " levels to encode as JSON");
-        if (v == null || v instanceof Boolean || v instanceof String || v instanceof Long) return v;
+        if (v instanceof String s) return text(s);
+        if (v == null || v instanceof Boolean || v instanceof Long) return v;
         if (v instanceof Integer || v instanceof Short || v instanceof Byte) return ((Number) v).longValue();
         if (v instanceof Double || v instanceof Float) {
             double d = ((Number) v).doubleValue();
@@ -69,6 +73,7 @@ final class JsonValues {
             return lua(d);
         }
         if (v instanceof byte[] b) {
+            text(b.length); // before decoding: a shared string is decoded once per slot
             String s = utf8(b);
             if (s != null) return s;
             if (!lenient) throw new JsonException("cannot encode a string that is not UTF-8 as JSON");
@@ -90,13 +95,23 @@ final class JsonValues {
             Map<String, Object> props = subschema(schema, "properties");
             Map<String, Object> out = new LinkedHashMap<>();
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                String key = key(e.getKey());
+                String key = text(key(e.getKey()));
                 out.put(key, toJson(e.getValue(), props == null ? null : subschema(props, key), depth + 1));
             }
             return out;
         }
         if (!lenient) throw new JsonException("cannot encode a " + kind(v) + " as JSON");
         return "<" + kind(v) + ">";
+    }
+
+    private String text(String s) {
+        text(s.length());
+        return s;
+    }
+
+    private void text(long n) {
+        chars += n;
+        if (chars > MAX_CHARS) throw new JsonException("more than " + MAX_CHARS + " characters to encode as JSON");
     }
 
     /** {1, nil, 3} (keys 1..n with holes) or {} as a JSON array; null when the keys are not that. */
