@@ -208,6 +208,20 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
+    /** The names of the globals whose keys are strings, in traversal order (JSR-223 lists them as its bindings). */
+    public java.util.Set<String> globalNames() {
+        synchronized (runLock) {
+            checkUsable();
+            if (runner != null) throw new IllegalStateException("sandbox is running");
+            java.util.Set<String> out = new java.util.LinkedHashSet<>();
+            Object[] kv = new Object[2];
+            for (Object k = null; engine.globals().next(k, kv); k = kv[0]) {
+                if (kv[0] instanceof LuaString s) out.add(s.toString());
+            }
+            return out;
+        }
+    }
+
     private Object rawPath(String path) {
         Object cur = engine.globals();
         for (String part : path.split("\\.", -1)) {

@@ -236,7 +236,7 @@ class TypedModuleTest {
                 false\tbad argument #2 to 'invoice.create' ([1].qty: number expected, got string)
                 false\tbad argument #2 to 'invoice.create' ([1]: unknown field 'colour' (fields: note, qty, sku))
                 false\tbad argument #2 to 'invoice.create' ([1].qty: number expected, got nil)
-                false\tbad argument #2 to 'invoice.create' ([1]: Line: qty must be positive)
+                false\tbad argument #2 to 'invoice.create' ([1]: qty must be positive)
                 false\tbad argument #2 to 'invoice.create' (sequence expected, got table with other keys)
                 4
                 """, out);
@@ -263,6 +263,47 @@ class TypedModuleTest {
                 false\tinput:8: inside
                 false\tbad argument #2 to 'invoice.map' (function expected, got string)
                 """, out);
+    }
+
+    @Test
+    void recursionThroughCallbacksIsALuaErrorNotAJavaStackOverflow() {
+        String out = run(new InvoiceModule(), """
+                local depth = 0
+                local function f(x) depth = depth + 1 return invoice.map({x}, f)[1] end
+                local ok, err = pcall(f, 1)
+                print(ok, err, depth > 10)
+                print(invoice.map({1, 2}, function(x) return x + 1 end)[2])""");
+        assertTrue(out.matches("false\\t.*stack overflow.*\\ttrue\\n3\\n"), out);
+    }
+
+    @LuaModule("slow")
+    static class Slow {
+        @LuaFunction(description = "calls back forever", safety = Safety.SAFE)
+        public void loop(Runnable r) {
+            while (true) r.run();
+        }
+    }
+
+    @Test
+    void cancelStopsALuaCallbackLoopInsideAHostMethod() throws Exception {
+        try (Sandbox sb = LuaVM.newSandbox(caps(new Slow()), Limits.defaults().withTimeout(java.time.Duration.ofSeconds(30)))) {
+            Thread t = new Thread(() -> {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException ignored) {
+                    // the test ends anyway
+                }
+                sb.cancel();
+            });
+            t.start();
+            long start = System.nanoTime();
+            dev.luavm.LuaLimitException e = assertThrows(dev.luavm.LuaLimitException.class,
+                    () -> sb.eval("pcall(slow.loop, function() end)"));
+            assertEquals(dev.luavm.LuaLimitException.Limit.CANCELLED, e.limit());
+            System.out.println("cancel inside a callback loop: ended after " + (System.nanoTime() - start) / 1_000_000 + " ms");
+            t.join();
+            assertEquals(1L, sb.eval("return 1"), "the sandbox is usable after the cancelled run");
+        }
     }
 
     @Test

@@ -614,8 +614,10 @@ final class TypeAdapters {
             }
             try {
                 return constructor.invokeExact(args);
-            } catch (RuntimeException e) { // the record's own validation
-                throw new BadValue(type.getSimpleName() + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            } catch (IllegalArgumentException e) { // the record's own validation: its message is the host's text
+                throw new BadValue(e.getMessage() == null ? "invalid value" : e.getMessage());
+            } catch (RuntimeException | Error e) { // anything else is the host's failure, not the script's
+                throw e;
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
             }

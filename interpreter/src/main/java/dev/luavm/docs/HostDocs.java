@@ -67,6 +67,20 @@ public final class HostDocs {
         return List.copyOf(out);
     }
 
+    /**
+     * Every name {@link #text(String)} answers: the granted functions, the modules, the granted
+     * bundles and their functions ({@code "string.format"}).
+     */
+    public Set<String> names() {
+        Set<String> out = new LinkedHashSet<>(caps.hostFunctions().keySet());
+        out.addAll(modules());
+        for (String b : caps.bundles()) {
+            out.add(b);
+            out.addAll(BundleCatalog.of(b).functions());
+        }
+        return out;
+    }
+
     /** The grants whose path starts with {@code module + "."}, in grant order. */
     public List<Grant> functionsIn(String module) {
         List<Grant> out = new ArrayList<>();

@@ -15,8 +15,9 @@ import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * The {@code docs} bundle (opt-in, not in {@code standard}): the global {@code docs}, a table
@@ -32,9 +33,10 @@ import java.util.Optional;
  *
  * Calling it prints ({@link HostDocs}'s plain text): {@code docs()} an overview,
  * {@code docs("invoice")} a module, {@code docs("invoice.lookup_vendor")} a function,
- * {@code docs("string")} a library; an unknown name is an error. Printing goes to the sandbox's
- * output (its output limit applies) and is charged by the byte rule before each chunk is
- * written, as {@code print} is.
+ * {@code docs("string")} a library; an unknown name is an error. Every text is rendered when the
+ * sandbox is made (held in its memory meter), so a call does no work it has not paid for: the
+ * name's bytes are charged before it is looked up, and the text by the byte rule before each
+ * 4 KiB piece is written to the sandbox's output (whose limit applies), as {@code print} is.
  */
 public final class DocsLibrary implements Library {
     /** the largest piece written in one go (each charged before it is written) */
@@ -55,32 +57,46 @@ public final class DocsLibrary implements Library {
         LuaTable table = ctx.newTable();
         for (Grant g : docs.capabilities().hostFunctions().values()) table.put(t.str(g.path()), t.function(g));
         for (String b : docs.capabilities().bundles()) table.put(t.str(b), t.library(b));
+        Texts texts = new Texts(docs, ctx.memory());
         LuaTable meta = ctx.newTable();
-        meta.put(CALL, Builtin.of("docs", c -> print(c, docs)));
+        meta.put(CALL, Builtin.of("docs", c -> print(c, texts)));
         table.setMetatable(meta);
         ctx.globals().put(DOCS, table);
     }
 
+    /** The overview and the text of every name, rendered once per sandbox; their bytes are held in its memory meter. */
+    private static final class Texts {
+        final byte[] overview;
+        final Map<String, byte[]> byName = new HashMap<>();
+
+        Texts(HostDocs docs, MemoryMeter meter) {
+            overview = bytes(docs.overview(), meter);
+            for (String name : docs.names()) byName.put(name, bytes(docs.text(name).orElseThrow(), meter));
+        }
+
+        private static byte[] bytes(String text, MemoryMeter meter) {
+            byte[] b = text.getBytes(StandardCharsets.UTF_8);
+            meter.hold(Sizes.string(b.length));
+            return b;
+        }
+    }
+
     /** {@code docs(self [, name])} through {@code __call}: argument 1 is the table itself. */
-    private static int print(CallContext c, HostDocs docs) {
-        String text;
+    private static int print(CallContext c, Texts texts) {
+        byte[] text;
         if (c.isNoneOrNil(2)) {
-            text = docs.overview();
+            text = texts.overview;
         } else {
             if (!(c.arg(2) instanceof LuaString s)) throw c.error("bad argument #1 to 'docs' (string expected, got "
                     + dev.luavm.value.LuaValues.typeName(c.arg(2)) + ")");
-            c.chargeBytes(s.length()); // the name is compared with each grant's
-            Optional<String> found = docs.text(s.toString());
-            if (found.isEmpty()) {
-                throw c.error("docs: no function, module or library named '" + s + "' (docs() lists them)");
-            }
-            text = found.get();
+            c.chargeBytes(s.length()); // hashed and compared
+            text = texts.byName.get(s.toString());
+            if (text == null) throw c.error("docs: no function, module or library named '" + s + "' (docs() lists them)");
         }
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        for (int off = 0; off < bytes.length; off += CHUNK) {
-            int k = Math.min(CHUNK, bytes.length - off);
+        for (int off = 0; off < text.length; off += CHUNK) {
+            int k = Math.min(CHUNK, text.length - off);
             c.chargeBytes(k);
-            c.host().write(bytes, off, k);
+            c.host().write(text, off, k);
         }
         return c.ret();
     }
