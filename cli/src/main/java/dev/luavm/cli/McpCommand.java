@@ -99,8 +99,17 @@ final class McpCommand implements Subcommand {
                 auditSink = JsonLinesAuditSink.append(audit);
                 b.audit(auditSink);
             }
+            // a client that ends this process (SIGTERM) ends the upstreams it started too
+            Thread stopUpstreams = new Thread(() -> ProcessHandle.current().children().forEach(ProcessHandle::destroy));
+            Runtime.getRuntime().addShutdownHook(stopUpstreams);
             try (LuaMcpServer server = b.build()) {
                 server.serve(console.in, console.out);
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(stopUpstreams);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running or has run
+                }
             }
             return 0;
         } catch (IllegalArgumentException | IllegalStateException | IOException e) {
