@@ -5,6 +5,7 @@ import dev.luavm.Capabilities;
 import dev.luavm.Limits;
 import dev.luavm.LuaVM;
 import dev.luavm.audit.AuditSink;
+import dev.luavm.docs.HostDocs;
 import dev.luavm.host.HostCallPolicy;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -62,7 +63,8 @@ public final class LuaMcpServer implements AutoCloseable {
             + "on failure, error {kind: syntax|runtime|limit|conversion, message, line, limit}. Call lua_docs "
             + "first to see the libraries and host functions available.";
     private static final String DOCS_DESCRIPTION = "Describe the Lua sandbox: its libraries, the host functions "
-            + "it may call (parameters, results, safety, effects) and its limits, in Markdown.";
+            + "it may call (parameters, results, safety, effects) and its limits, in Markdown; with a name, just "
+            + "that module, function or library.";
     private static final String RESET_DESCRIPTION = "Discard this session's sandbox (every global) and start a "
             + "fresh one with a full gas budget.";
 
@@ -129,7 +131,9 @@ public final class LuaMcpServer implements AutoCloseable {
         specs.add(tool("lua_run", RUN_DESCRIPTION, Map.of("type", "object",
                 "properties", Map.of("source", Map.of("type", "string", "description", "Lua 5.3 source code")),
                 "required", List.of("source")), this::run));
-        specs.add(tool("lua_docs", DOCS_DESCRIPTION, Map.of("type", "object", "properties", Map.of()), this::docs));
+        specs.add(tool("lua_docs", DOCS_DESCRIPTION, Map.of("type", "object", "properties", Map.of("name", Map.of(
+                "type", "string", "description", "optional: one module, function or library, e.g. 'invoice', "
+                        + "'invoice.lookup_vendor', 'string'; all of them when absent"))), this::docs));
         specs.add(tool("lua_reset", RESET_DESCRIPTION, Map.of("type", "object", "properties", Map.of()), this::reset));
         return specs;
     }
@@ -172,6 +176,12 @@ public final class LuaMcpServer implements AutoCloseable {
     }
 
     private McpSchema.CallToolResult docs(LuaSession session, Map<String, Object> args) {
+        if (args.get("name") instanceof String name && !name.isBlank()) {
+            return HostDocs.of(capabilities).text(name.trim())
+                    .map(text -> McpSchema.CallToolResult.builder().addTextContent(text).isError(false).build())
+                    .orElseGet(() -> error("nothing granted is named '" + name.trim() + "'; call lua_docs without a name "
+                            + "for everything"));
+        }
         return McpSchema.CallToolResult.builder()
                 .addTextContent(SandboxDocs.markdown(capabilities, limits, session.gasLeft()))
                 .isError(false)

@@ -134,6 +134,9 @@ class CodeModeTest {
             Map<String, Object> r = run(c, "local s = 0 for i = 1, 5 do s = up.add{a = s, b = i}.sum end return s");
             assertEquals(List.of(15), r.get("results"), r.toString());
             assertTrue(text(call(c, "lua_docs", Map.of())).contains("up.greet_user"));
+            String one = text(call(c, "lua_docs", Map.of("name", "up.add")));
+            assertTrue(one.contains("Add two integers") && !one.contains("greet"), one);
+            assertTrue(call(c, "lua_docs", Map.of("name", "nope")).isError());
         }
     }
 
