@@ -24,6 +24,7 @@ public final class FakeUpstream {
     private FakeUpstream() {}
 
     public static void main(String[] args) throws Exception {
+        System.setProperty("slf4j.internal.verbosity", "ERROR");
         ObjectMapper om = new ObjectMapper();
         var mapper = new JacksonMcpJsonMapper(om);
         int[] calls = {0};
