@@ -4,7 +4,7 @@ import dev.luavm.Capabilities;
 import dev.luavm.host.HostCall;
 import dev.luavm.host.HostFunctionException;
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -92,40 +92,51 @@ final class Upstream implements AutoCloseable {
         }
     }
 
+    /** How long starting an upstream, initializing it and listing its tools may take. */
+    private static final Duration STARTUP = Duration.ofSeconds(60);
+
     private final Spec spec;
-    private final McpSyncClient client;
+    private final McpAsyncClient client;
     private final McpJsonMapper mapper;
     private final List<McpSchema.Tool> tools;
+    private final Duration callTimeout;
 
-    private Upstream(Spec spec, McpSyncClient client, McpJsonMapper mapper, List<McpSchema.Tool> tools) {
+    private Upstream(Spec spec, McpAsyncClient client, McpJsonMapper mapper, List<McpSchema.Tool> tools,
+                     Duration callTimeout) {
         this.spec = spec;
         this.client = client;
         this.mapper = mapper;
         this.tools = tools;
+        this.callTimeout = callTimeout;
     }
 
-    /** Starts the command, initializes the session and lists its tools; the child's stderr goes to {@code log}. */
-    static Upstream connect(Spec spec, McpJsonMapper mapper, Duration requestTimeout, String version, PrintStream log) {
+    /**
+     * Starts the command, initializes the session and lists its tools (within a minute); the
+     * child's stderr goes to {@code log}. A tool call waits at most what is left of the run's
+     * {@code callTimeout}: the gateway checks the deadline only once a host function returns.
+     */
+    static Upstream connect(Spec spec, McpJsonMapper mapper, Duration callTimeout, String version, PrintStream log) {
         List<String> cmd = spec.command();
         ServerParameters params = ServerParameters.builder(cmd.get(0)).args(cmd.subList(1, cmd.size())).build();
         StdioClientTransport transport = new StdioClientTransport(params, mapper);
         transport.setStdErrorHandler(line -> log.println("luavm mcp: upstream " + spec.name() + ": " + line));
-        McpSyncClient client = McpClient.sync(transport)
+        McpAsyncClient client = McpClient.async(transport)
                 .clientInfo(new McpSchema.Implementation("luavm", version))
-                .requestTimeout(requestTimeout)
-                .initializationTimeout(Duration.ofSeconds(30))
+                .requestTimeout(STARTUP.plus(callTimeout))
+                .initializationTimeout(STARTUP)
                 .build();
         try {
-            client.initialize();
+            client.initialize().block(STARTUP);
             List<McpSchema.Tool> tools = new ArrayList<>();
             String cursor = null;
             for (int page = 0; page < MAX_PAGES; page++) {
-                McpSchema.ListToolsResult r = client.listTools(cursor);
+                McpSchema.ListToolsResult r = client.listTools(cursor).block(STARTUP);
+                if (r == null) break;
                 tools.addAll(r.tools());
                 cursor = r.nextCursor();
                 if (cursor == null || cursor.isEmpty()) break;
             }
-            return new Upstream(spec, client, mapper, tools);
+            return new Upstream(spec, client, mapper, tools, callTimeout);
         } catch (RuntimeException e) {
             client.close();
             throw new IllegalStateException("upstream '" + spec.name() + "' (" + String.join(" ", cmd) + "): "
@@ -182,7 +193,16 @@ final class Upstream implements AutoCloseable {
             }
             m.forEach((k, v) -> arguments.put((String) k, v));
         }
-        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(tool.name(), arguments));
+        Duration left = callTimeout.minus(call.elapsed());
+        if (left.compareTo(Duration.ofMillis(1)) < 0) left = Duration.ofMillis(1);
+        McpSchema.CallToolResult result;
+        try {
+            result = client.callTool(new McpSchema.CallToolRequest(tool.name(), arguments)).block(left);
+        } catch (IllegalStateException e) {
+            if (!String.valueOf(e.getMessage()).startsWith("Timeout")) throw e;
+            throw new HostFunctionException(call.name() + ": no answer within the call's time limit");
+        }
+        if (result == null) throw new HostFunctionException(call.name() + ": no result");
         if (Boolean.TRUE.equals(result.isError())) {
             String text = text(result.content());
             throw new HostFunctionException(call.name() + ": " + (text == null || text.isEmpty() ? "tool error" : text));
@@ -260,7 +280,7 @@ final class Upstream implements AutoCloseable {
     @Override
     public void close() {
         try {
-            client.closeGracefully();
+            client.closeGracefully().block(Duration.ofSeconds(10));
         } catch (RuntimeException e) {
             client.close();
         }

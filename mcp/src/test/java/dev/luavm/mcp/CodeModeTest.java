@@ -46,7 +46,8 @@ class CodeModeTest {
     @Test
     void everyToolIsAGrantedFunctionWithItsDescriptionAndSchema() {
         Map<String, Capabilities.Grant> grants = server.capabilities().hostFunctions();
-        assertEquals(List.of("up.add", "up.echo", "up.greet_user", "up.fail", "up.calls"), List.copyOf(grants.keySet()));
+        assertEquals(List.of("up.add", "up.echo", "up.greet_user", "up.fail", "up.sleep", "up.calls"),
+                List.copyOf(grants.keySet()));
         Capabilities.Grant add = grants.get("up.add");
         assertEquals("Add two integers. Returns {sum}.", add.description());
         assertEquals(Safety.UNSAFE, add.safety());
@@ -56,7 +57,7 @@ class CodeModeTest {
         assertEquals("table?", grants.get("up.greet_user").params().get(0).type());
         String docs = SandboxDocs.markdown(server.capabilities(), dev.luavm.Limits.defaults(), 1);
         assertTrue(docs.contains("up.add(") && docs.contains("Add two integers") && docs.contains("up.add{a = ..., b = ...}"), docs);
-        assertTrue(LOG.toString().contains("upstream up: 5 tools"), LOG.toString());
+        assertTrue(LOG.toString().contains("upstream up: 6 tools"), LOG.toString());
     }
 
     @Test
@@ -137,6 +138,23 @@ class CodeModeTest {
             String one = text(call(c, "lua_docs", Map.of("name", "up.add")));
             assertTrue(one.contains("Add two integers") && !one.contains("greet"), one);
             assertTrue(call(c, "lua_docs", Map.of("name", "nope")).isError());
+        }
+    }
+
+    @Test
+    void aHangingUpstreamCallEndsWithTheCallsTimeLimit() throws Exception {
+        try (LuaMcpServer quick = LuaMcpServer.builder().log(new PrintStream(new ByteArrayOutputStream()))
+                .limits(dev.luavm.Limits.defaults().withTimeout(java.time.Duration.ofSeconds(1)))
+                .upstream("up", javaCommand(FakeUpstream.class)).build();
+             LuaSession session = new LuaSession(LuaVM.create(), quick.capabilities(),
+                     dev.luavm.Limits.defaults().withTimeout(java.time.Duration.ofSeconds(1)), "t")) {
+            long start = System.nanoTime();
+            Map<String, Object> r = session.run("up.sleep() return 1");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            System.out.println("[mcp] a hanging upstream call ended after " + ms + " ms: " + r.get("error"));
+            assertEquals(false, r.get("ok"));
+            assertTrue(ms < 30_000, "ended by the limit, not by the upstream: " + ms + " ms");
+            assertEquals(List.of(2L), session.run("1 + 1").get("results"), "the session goes on");
         }
     }
 

@@ -18,7 +18,7 @@ import java.util.concurrent.CountDownLatch;
  * A small MCP server written with the SDK, started as a subprocess by the code-mode tests:
  * {@code add {a, b}} (structured {sum}), {@code echo} (its arguments back, structured, with the
  * JSON type of each), {@code greet-user {name}} (text), {@code fail} (an error result),
- * {@code calls} (how many calls it has served).
+ * {@code sleep} (a minute), {@code calls} (how many calls it has served).
  */
 public final class FakeUpstream {
     private FakeUpstream() {}
@@ -58,6 +58,14 @@ public final class FakeUpstream {
         tools.add(tool("fail", "Always fails", Map.of("type", "object"), a -> {
             calls[0]++;
             return CallToolResult.builder().addTextContent("it broke").isError(true).build();
+        }));
+        tools.add(tool("sleep", "Sleeps a minute", Map.of("type", "object"), a -> {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return CallToolResult.builder().addTextContent("slept").build();
         }));
         tools.add(tool("calls", "How many calls were served", Map.of("type", "object"), a ->
                 CallToolResult.builder().structuredContent(Map.of("calls", calls[0])).addTextContent("" + calls[0]).build()));
