@@ -24,7 +24,7 @@ final class McpCommand implements Subcommand {
             "Serves the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC): tools lua_run,",
             "lua_docs and lua_reset; each session keeps one sandbox, so globals persist between calls.",
             "Options:",
-            "  --gas N                  gas budget of a session's sandbox, until lua_reset (default: 100000000)",
+            "  --gas N                  gas budget of a session's sandbox, until lua_reset (default: 10000000000)",
             "  --memory SIZE            memory a session's scripts may hold, e.g. 64m (default: 64m)",
             "  --timeout DUR            wall-clock limit per call, e.g. 500ms, 2s (default: 10s)",
             "  --output SIZE            bytes a call may print (default: 1m)",
@@ -42,7 +42,7 @@ final class McpCommand implements Subcommand {
 
     @Override
     public int run(List<String> args, Console console) {
-        Limits limits = Limits.defaults();
+        Limits limits = Limits.defaults().withGas(LuaMcpServer.DEFAULT_SESSION_GAS);
         Capabilities caps = Capabilities.standard();
         List<String> upstreams = new ArrayList<>();
         Path audit = null;

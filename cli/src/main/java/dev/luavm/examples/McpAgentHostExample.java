@@ -104,7 +104,8 @@ public final class McpAgentHostExample {
         Capabilities caps = Capabilities.standard().toBuilder().module(new InvoiceModule()).build();
         try (LuaMcpServer server = LuaMcpServer.builder()
                 .capabilities(caps)
-                .limits(Limits.defaults().withTimeout(Duration.ofSeconds(5)).withMemory(16L << 20))
+                .limits(Limits.defaults().withGas(LuaMcpServer.DEFAULT_SESSION_GAS)
+                        .withTimeout(Duration.ofSeconds(5)).withMemory(16L << 20))
                 .policy(HostCallPolicy.quota("invoice.mark_paid", 2, 5)) // at most 2 per call, 5 per session
                 .build()) {
             server.serve(System.in, protocol);

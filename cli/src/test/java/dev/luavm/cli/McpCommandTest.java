@@ -68,7 +68,7 @@ class McpCommandTest {
     @Test
     void answersJsonRpcLinesWrittenByHand() throws Exception {
         Path audit = dir.resolve("audit.jsonl");
-        Process p = new ProcessBuilder(luavmMcp("--timeout", "1s", "--gas", "1000000000000", "--audit", audit.toString()))
+        Process p = new ProcessBuilder(luavmMcp("--timeout", "1s", "--audit", audit.toString()))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         OutputStream in = p.getOutputStream();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));

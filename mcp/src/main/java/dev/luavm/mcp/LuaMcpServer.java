@@ -56,6 +56,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class LuaMcpServer implements AutoCloseable {
     /** The server's version in {@code initialize}'s answer. */
     public static final String VERSION = "0.1.0";
+    /**
+     * A session's default gas budget, 100 times {@link Limits#DEFAULT_GAS}: enough that a runaway
+     * loop ends by the per-call time limit (which ends that call only) rather than by spending the
+     * session's gas (which ends every call until {@code lua_reset}, globals and all).
+     */
+    public static final long DEFAULT_SESSION_GAS = 100 * Limits.DEFAULT_GAS;
 
     private static final String RUN_DESCRIPTION = "Run Lua 5.3 code in a sandbox that persists for this session "
             + "(globals survive between calls, as in a REPL; an expression's value is returned). Returns JSON: ok, "
@@ -209,7 +215,7 @@ public final class LuaMcpServer implements AutoCloseable {
     /** Configures a server; {@link #build()} starts and connects the upstreams. */
     public static final class Builder {
         private Capabilities capabilities = Capabilities.standard();
-        private Limits limits = Limits.defaults();
+        private Limits limits = Limits.defaults().withGas(DEFAULT_SESSION_GAS);
         private HostCallPolicy policy;
         private AuditSink audit;
         private PrintStream log = System.err;
@@ -224,8 +230,8 @@ public final class LuaMcpServer implements AutoCloseable {
         }
 
         /**
-         * Each session's limits (default {@link Limits#defaults()}): time and output per call,
-         * memory held, gas over the sandbox's life (until {@code lua_reset}).
+         * Each session's limits (default {@link Limits#defaults()} with {@link #DEFAULT_SESSION_GAS}):
+         * time and output per call, memory held, gas over the sandbox's life (until {@code lua_reset}).
          */
         public Builder limits(Limits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
