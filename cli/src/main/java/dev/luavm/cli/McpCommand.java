@@ -1,0 +1,132 @@
+package dev.luavm.cli;
+
+import dev.luavm.Capabilities;
+import dev.luavm.Limits;
+import dev.luavm.audit.jsonl.JsonLinesAuditSink;
+import dev.luavm.mcp.LuaMcpServer;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code luavm mcp [options]}: luavm as an MCP server on stdin/stdout ({@link LuaMcpServer}):
+ * tools {@code lua_run}, {@code lua_docs}, {@code lua_reset}, one persistent sandbox per session.
+ * {@code --upstream NAME="CMD ARGS"} (repeatable) starts an MCP server and grants its tools as
+ * {@code NAME.<tool>} (code mode). Nothing but protocol messages goes to stdout: anything else
+ * written to {@code System.out} while serving goes to stderr.
+ */
+final class McpCommand implements Subcommand {
+    static final String USAGE = String.join("\n",
+            "usage: luavm mcp [options]",
+            "Serves the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC): tools lua_run,",
+            "lua_docs and lua_reset; each session keeps one sandbox, so globals persist between calls.",
+            "Options:",
+            "  --gas N                  gas budget of a session's sandbox, until lua_reset (default: 10000000000)",
+            "  --memory SIZE            memory a session's scripts may hold, e.g. 64m (default: 64m)",
+            "  --timeout DUR            wall-clock limit per call, e.g. 500ms, 2s (default: 10s)",
+            "  --output SIZE            bytes a call may print (default: 1m)",
+            "  --caps LIST              library bundles, comma-separated (default: standard)",
+            "  --upstream NAME=\"CMD ARGS\"  start an MCP server and grant its tools as NAME.<tool> (repeatable)",
+            "  --audit FILE             append every run and host call to FILE as JSON Lines",
+            "  --help                   show this help",
+            "Configure a client to run:  luavm mcp [options]   (see README, \"MCP\").",
+            "");
+
+    @Override
+    public String summary() {
+        return "serve lua_run, lua_docs, lua_reset over MCP on stdio (code mode: --upstream NAME=\"CMD ARGS\")";
+    }
+
+    @Override
+    public int run(List<String> args, Console console) {
+        Limits limits = Limits.defaults().withGas(LuaMcpServer.DEFAULT_SESSION_GAS);
+        Capabilities caps = Capabilities.standard();
+        List<String> upstreams = new ArrayList<>();
+        Path audit = null;
+        try {
+            for (int i = 0; i < args.size(); i++) {
+                String a = args.get(i);
+                String name = a;
+                String value = null;
+                int eq = a.indexOf('=');
+                if (a.startsWith("--") && eq > 0) {
+                    name = a.substring(0, eq);
+                    value = a.substring(eq + 1);
+                }
+                if (name.equals("--help")) {
+                    console.out.print(USAGE);
+                    console.out.flush();
+                    return 0;
+                }
+                if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--upstream", "--audit").contains(name)) {
+                    throw new ArgParser.UsageException("unrecognized option '" + a + "'");
+                }
+                if (value == null) {
+                    if (i + 1 >= args.size()) throw new ArgParser.UsageException("'" + name + "' needs argument");
+                    value = args.get(++i);
+                }
+                try {
+                    switch (name) {
+                        case "--gas" -> limits = limits.withGas(Quantities.parseCount(value, value));
+                        case "--memory" -> limits = limits.withMemory(Quantities.parseSize(value));
+                        case "--timeout" -> limits = limits.withTimeout(Quantities.parseDuration(value));
+                        case "--output" -> limits = limits.withOutput(Quantities.parseSize(value));
+                        case "--caps" -> caps = Capabilities.builder().bundles(Arrays.asList(value.split(","))).build();
+                        case "--upstream" -> upstreams.add(value);
+                        default -> audit = Path.of(value);
+                    }
+                } catch (IllegalArgumentException e) {
+                    throw new ArgParser.UsageException(name + ": " + e.getMessage());
+                }
+            }
+        } catch (ArgParser.UsageException e) {
+            console.err.println("luavm mcp: " + e.getMessage());
+            console.err.print(USAGE);
+            return 1;
+        }
+        // the SDK logs through SLF4J, which has no provider here: no "no providers" notice either
+        System.setProperty("slf4j.internal.verbosity", "ERROR");
+        java.io.PrintStream systemOut = System.out;
+        System.setOut(console.err); // stdout is the protocol's alone
+        JsonLinesAuditSink auditSink = null;
+        try {
+            LuaMcpServer.Builder b = LuaMcpServer.builder().capabilities(caps).limits(limits).log(console.err);
+            for (String u : upstreams) b.upstream(u);
+            if (audit != null) {
+                auditSink = JsonLinesAuditSink.append(audit);
+                b.audit(auditSink);
+            }
+            // a client that ends this process (SIGTERM) ends the upstreams it started too
+            Thread stopUpstreams = new Thread(() -> ProcessHandle.current().children().forEach(ProcessHandle::destroy));
+            Runtime.getRuntime().addShutdownHook(stopUpstreams);
+            try (LuaMcpServer server = b.build()) {
+                server.serve(console.in, console.out);
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(stopUpstreams);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running or has run
+                }
+            }
+            return 0;
+        } catch (IllegalArgumentException | IllegalStateException | IOException e) {
+            console.err.println("luavm mcp: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        } finally {
+            System.setOut(systemOut);
+            if (auditSink != null) {
+                try {
+                    auditSink.close();
+                } catch (IOException e) {
+                    console.err.println("luavm mcp: closing the audit log: " + e.getMessage());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.luavm.mcp;
+
+import dev.luavm.Capabilities;
+import dev.luavm.Limits;
+import dev.luavm.docs.HostDocs;
+
+/**
+ * What {@code lua_docs} answers: {@link HostDocs#markdown(Capabilities)} (libraries and host
+ * functions, an upstream tool's input schema among them), then what only the MCP session knows:
+ * how {@code lua_run} behaves and the session's limits.
+ */
+final class SandboxDocs {
+    private SandboxDocs() {}
+
+    static String markdown(Capabilities caps, Limits limits, long gasLeft) {
+        return HostDocs.markdown(caps) + "\n## This session\n\n"
+                + "Globals persist between `lua_run` calls; `lua_reset` starts afresh. An expression's value is "
+                + "returned (`lua_run{source = \"1 + 1\"}` gives `results: [2]`); `print` output is captured.\n\n"
+                + "Limits: " + limits.timeout().toMillis() + " ms and " + limits.outputBytes()
+                + " bytes of output per call; " + limits.memoryBytes() + " bytes of memory held; " + gasLeft
+                + " gas left of " + limits.gas() + " for this sandbox (spent gas comes back only with `lua_reset`).\n";
+    }
+}
