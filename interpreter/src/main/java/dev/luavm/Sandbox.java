@@ -107,7 +107,7 @@ public final class Sandbox implements AutoCloseable {
             buffer = null;
         }
         long seed = b.seed != null ? b.seed : vm.freshSeed();
-        this.env = new SandboxEnvironment(b.clock != null ? b.clock : Clock.systemDefaultZone(), seed, sink, b.modules,
+        this.env = new SandboxEnvironment(b.clock != null ? b.clock : new SystemClock(), seed, sink, b.modules,
                 b.moduleDirectories == null ? null : new dev.luavm.host.ModuleFiles(b.moduleDirectories), b.input,
                 b.errorOutput);
         this.engine = new Engine(meter, env, limits);

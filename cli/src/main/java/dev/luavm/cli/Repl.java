@@ -61,7 +61,9 @@ final class Repl {
     private final Lines lines;
 
     Repl(LuaVM vm, Sandbox sandbox, Console console) {
-        this(vm, sandbox, console, console.interactiveTerminal ? TerminalLines.system(historyFile()) : null);
+        // JLine drives the process's own terminal only; injected streams (tests) read as a pipe
+        this(vm, sandbox, console, console.interactiveTerminal && console.in == System.in
+                ? TerminalLines.system(historyFile()) : null);
     }
 
     /** With {@code lines} null, stdin as a pipe. */
