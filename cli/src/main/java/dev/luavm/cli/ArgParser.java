@@ -112,6 +112,7 @@ final class ArgParser {
             "  --path DIR      also let require read DIR/?.lua and DIR/?/init.lua (repeatable; the",
             "                  script's own directory, or '.' without a script, is always searched first)",
             "  --help          show this help",
-            "Exit status: 0 success, 1 error, 3 a limit ended the run.",
+            "Without a script: the REPL on a terminal (history in ~/.luavm_history), else stdin is the script.",
+            "Exit status: 0 success, 1 error, 3 a limit ended the run, n after os.exit(n).",
             "");
 }

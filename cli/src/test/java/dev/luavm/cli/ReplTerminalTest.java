@@ -4,7 +4,7 @@ import dev.luavm.Capabilities;
 import dev.luavm.LuaVM;
 import dev.luavm.Sandbox;
 import org.jline.terminal.Terminal;
-import org.jline.terminal.TerminalBuilder;
+import org.jline.terminal.impl.DumbTerminal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,8 +35,9 @@ class ReplTerminalTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8), true);
     }
 
+    /** JLine's dumb terminal straight on the streams: no pseudo-terminal, no external process. */
     private static Terminal dumb(PipedInputStream in, ByteArrayOutputStream screen) throws IOException {
-        return TerminalBuilder.builder().system(false).dumb(true).type("dumb").streams(in, screen).build();
+        return new DumbTerminal("test", "dumb", in, screen, StandardCharsets.UTF_8);
     }
 
     @Test
@@ -51,6 +52,7 @@ class ReplTerminalTest {
             keys.write("return 1, 2\nfor i = 1, 2 do\nprint(i)\nend\nerror('boom')\n".getBytes(StandardCharsets.UTF_8));
             keys.write(4); // Ctrl-D at an empty prompt
             keys.flush();
+            keys.close();
             assertEquals(0, repl.loop());
         }
         assertEquals("1\t2\n1\n2\n\n", out.toString(StandardCharsets.UTF_8));
@@ -82,6 +84,7 @@ class ReplTerminalTest {
                     keys.write("print('after')\n".getBytes(StandardCharsets.UTF_8));
                     keys.write(4);
                     keys.flush();
+                    keys.close();
                 } catch (Exception e) {
                     throw new RuntimeException(e);
                 }
