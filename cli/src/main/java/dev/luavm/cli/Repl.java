@@ -80,6 +80,7 @@ final class Repl {
 
     /** Runs until end of input (status 0) or os.exit (its status). */
     int loop() {
+        console.out.flush(); // the banner and the script's output before JLine draws a prompt
         lines.onInterrupt(sandbox::cancel);
         try (lines) {
             while (true) {

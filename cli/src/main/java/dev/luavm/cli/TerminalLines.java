@@ -49,7 +49,10 @@ final class TerminalLines implements Repl.Lines {
     /** The process's own terminal. */
     static TerminalLines system(Path historyFile) {
         try {
-            return new TerminalLines(TerminalBuilder.builder().system(true).build(), historyFile);
+            Terminal t = TerminalBuilder.builder().system(true).build();
+            // a terminal that reports no size (some pseudo-terminals) would get "...." for a prompt
+            if (t.getWidth() <= 0) t.setSize(new org.jline.terminal.Size(80, 24));
+            return new TerminalLines(t, historyFile);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
