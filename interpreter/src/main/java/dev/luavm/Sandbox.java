@@ -363,6 +363,8 @@ public final class Sandbox implements AutoCloseable {
     public String errorMessage(LuaScriptException e) {
         if (e.sandbox != this) return null;
         Object value = e.luaValue;
+        LuaTable meta = value instanceof LuaTable t ? t.getMetatable() : ((dev.luavm.value.Userdata) value).getMetatable();
+        if (meta == null) return null; // nothing to run (a run would only show up in the audit log)
         Builtin handler = Builtin.of("tostring", c -> {
             LuaTable mt = c.getMetatable(value);
             Object tm = mt == null ? null : mt.get(TOSTRING);
