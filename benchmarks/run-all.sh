@@ -93,6 +93,10 @@ tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} 
 gas_section="$res/gas-fairness-section.md"
 : > "$gas_section"
 [ -f "$out" ] && sed -n '/^<!-- gas-fairness: begin/,/^<!-- gas-fairness: end -->/p' "$out" > "$gas_section"
+# the start-up section is measured by hand (see it): carried over unchanged too
+startup_section="$res/startup-section.md"
+: > "$startup_section"
+[ -f "$out" ] && sed -n '/^<!-- startup: begin/,/^<!-- startup: end -->/p' "$out" > "$startup_section"
 
 {
   echo "# Benchmark results"
@@ -125,6 +129,10 @@ gas_section="$res/gas-fairness-section.md"
   if [ -s "$gas_section" ]; then
     echo
     cat "$gas_section"
+  fi
+  if [ -s "$startup_section" ]; then
+    echo
+    cat "$startup_section"
   fi
 } > "$out"
 echo "== wrote $out" >&2

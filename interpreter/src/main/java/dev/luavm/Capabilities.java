@@ -23,11 +23,13 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li><b>Bundles</b> of the standard library, by name: {@code base} (print, pairs, pcall,
  *       load (text only), ...), {@code coroutine}, {@code string}, {@code table}, {@code math},
- *       {@code utf8}, {@code os} (clock, time, date, difftime only; no execute, exit, getenv or
- *       files), {@code package} ({@code require} of modules the host resolves), {@code debug} (a
- *       harmless subset: traceback), {@code docs} (the table {@code docs} describing these
- *       grants, see {@link dev.luavm.docs.HostDocs}). There is no io, no reflection, no binary
- *       chunks.</li>
+ *       {@code utf8}, {@code os} (clock, time, date, difftime only; no execute, getenv or
+ *       files), {@code package} ({@code require} from {@code package.preload}, the host's module
+ *       directories, read-only, and the host's resolver), {@code io} (the sandbox's own output and
+ *       the host-given input; no files), {@code os.exit} (ends the run, never the JVM),
+ *       {@code debug} (a harmless subset: traceback), {@code docs} (the table {@code docs}
+ *       describing these grants, see {@link dev.luavm.docs.HostDocs}). No host files, no
+ *       reflection, no binary chunks.</li>
  *   <li><b>Host functions</b>, one by one, under a global name ({@code "lookup"}) or a dotted
  *       path ({@code "invoice.lookup_vendor"}, which creates or extends the table
  *       {@code invoice}), each with a one-line description the host can list

@@ -10,17 +10,29 @@ import dev.luavm.bytecode.Prototype;
 public final class CompiledChunk {
     private final String name;
     private final Prototype main;
-    private final String sourceSha256;
+    /** the source until its hash is asked for (only audit logs ask): hashing at start-up cost the CLI */
+    private byte[] source;
+    private volatile String sourceSha256;
 
-    CompiledChunk(String name, Prototype main, String sourceSha256) {
+    CompiledChunk(String name, Prototype main, byte[] source) {
         this.name = name;
         this.main = main;
-        this.sourceSha256 = sourceSha256;
+        this.source = source;
     }
 
     /** Hex SHA-256 of the source the chunk was compiled from (for audit logs). */
     public String sourceSha256() {
-        return sourceSha256;
+        String h = sourceSha256;
+        if (h == null) {
+            synchronized (this) {
+                if (sourceSha256 == null) {
+                    sourceSha256 = dev.luavm.audit.Digests.sha256(source);
+                    source = null;
+                }
+                h = sourceSha256;
+            }
+        }
+        return h;
     }
 
     /** The chunk name as used in messages ("invoice.lua", "input"). */

@@ -115,6 +115,17 @@ final class Engine {
         return new LuaTermination(reason);
     }
 
+    /** Ends the run now for {@code os.exit}: final, like a limit, but not one. */
+    RuntimeException exit() {
+        gas.terminate(LuaTermination.Reason.EXIT, false);
+        return new LuaTermination(LuaTermination.Reason.EXIT);
+    }
+
+    /** True when {@code e} is the end of a run by {@code os.exit}. */
+    static boolean isExit(Throwable e) {
+        return e instanceof LuaTermination t && t.reason() == LuaTermination.Reason.EXIT;
+    }
+
     /** The limit behind a VM termination, or null when {@code e} is not one. */
     static LuaLimitException.Limit terminationLimit(Throwable e) {
         if (!(e instanceof LuaTermination t)) return null;
@@ -123,6 +134,7 @@ final class Engine {
             case TIME -> LuaLimitException.Limit.TIME;
             case CANCELLED -> LuaLimitException.Limit.CANCELLED;
             case OUTPUT -> LuaLimitException.Limit.OUTPUT;
+            case EXIT -> null;
         };
     }
 

@@ -22,6 +22,9 @@ public class LuaScriptException extends LuaException {
     private final String chunkName;
     private final int line;
     private final String luaTraceback;
+    /** the raised Lua value and the sandbox it lives in, for {@link Sandbox#errorMessage} */
+    transient Object luaValue;
+    transient Object sandbox;
 
     public LuaScriptException(String message, Object value, String chunkName, int line, String luaTraceback,
                               Throwable cause) {

@@ -138,7 +138,7 @@ public final class LuaVM {
 
     public CompiledChunk compile(String chunkName, byte[] source) {
         Prototype p = compile(chunkName, source, limits.sourceBytes(), new HostCompile(limits.gas(), compileMemory));
-        return new CompiledChunk(displayName(chunkName), p, dev.luavm.audit.Digests.sha256(source));
+        return new CompiledChunk(displayName(chunkName), p, source.clone()); // hashed when an audit log asks
     }
 
     /**
@@ -251,15 +251,30 @@ public final class LuaVM {
      */
     private static final class SeedSource {
         private static final int BATCH = 32;
-        private final SecureRandom random = new SecureRandom();
+        /** made only where the kernel's pool cannot be read directly */
+        private SecureRandom random;
         private final ByteBuffer batch = ByteBuffer.allocate(BATCH * Long.BYTES).position(BATCH * Long.BYTES);
 
         synchronized long next() {
             if (!batch.hasRemaining()) {
-                random.nextBytes(batch.array());
+                fill(batch.array());
                 batch.clear();
             }
             return batch.getLong();
+        }
+
+        /**
+         * The same bytes NativePRNG would give, read directly: setting up SecureRandom's provider
+         * framework was the largest single item of the command line's start-up.
+         */
+        private void fill(byte[] b) {
+            try (java.io.InputStream in = new java.io.FileInputStream("/dev/urandom")) {
+                if (in.readNBytes(b, 0, b.length) == b.length) return;
+            } catch (java.io.IOException | SecurityException e) {
+                // no /dev/urandom here: the portable way below
+            }
+            if (random == null) random = new SecureRandom();
+            random.nextBytes(b);
         }
     }
 

@@ -14,6 +14,10 @@ import java.io.UncheckedIOException;
 public interface OutputSink {
     void write(byte[] bytes, int offset, int length);
 
+    /** Passes on what the sink holds back ({@code io.flush}); by default there is nothing to do. */
+    default void flush() {
+    }
+
     /** Throws the output away. */
     static OutputSink discard() {
         return (b, off, len) -> { };

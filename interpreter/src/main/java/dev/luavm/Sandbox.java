@@ -9,6 +9,7 @@ import dev.luavm.host.ValueConverter;
 import dev.luavm.lib.Library;
 import dev.luavm.meter.LiveHeapWalker;
 import dev.luavm.meter.MemoryMeter;
+import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
 import dev.luavm.vm.LuaError;
@@ -68,6 +69,7 @@ public final class Sandbox implements AutoCloseable {
     private static final AtomicLong IDS = new AtomicLong();
     private static final Pattern POSITION = Pattern.compile("^(.*?):(\\d+): ", Pattern.DOTALL);
     private static final String NOT_ENOUGH_MEMORY = "not enough memory";
+    private static final LuaString TOSTRING = LuaString.of("__tostring");
 
     private final String name;
     private final Capabilities capabilities;
@@ -105,8 +107,11 @@ public final class Sandbox implements AutoCloseable {
             buffer = null;
         }
         long seed = b.seed != null ? b.seed : vm.freshSeed();
-        this.env = new SandboxEnvironment(b.clock != null ? b.clock : Clock.systemDefaultZone(), seed, sink, b.modules);
+        this.env = new SandboxEnvironment(b.clock != null ? b.clock : new SystemClock(), seed, sink, b.modules,
+                b.moduleDirectories == null ? null : new dev.luavm.host.ModuleFiles(b.moduleDirectories), b.input,
+                b.errorOutput);
         this.engine = new Engine(meter, env, limits);
+        env.onExit(() -> { throw engine.exit(); });
         this.audit = new AuditTrail(name, b.audit != null ? b.audit : vm.auditSink());
         if (audit.enabled()) env.onClockRead(audit::clockRead);
         this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,
@@ -300,6 +305,7 @@ public final class Sandbox implements AutoCloseable {
             broken = "the JVM ran out of memory during a run";
             throw new LuaLimitException(LuaLimitException.Limit.MEMORY, e);
         } catch (RuntimeException e) {
+            if (Engine.isExit(e)) throw new LuaExitException(env.exitStatus());
             LuaLimitException.Limit limit = Engine.terminationLimit(e);
             if (limit == null) throw e;
             throw new LuaLimitException(limit);
@@ -336,7 +342,52 @@ public final class Sandbox implements AutoCloseable {
         } catch (LuaConversionException ce) {
             javaValue = message;
         }
-        return new LuaScriptException(message, javaValue, chunk, line, e.luaTraceback(), gateway.causeOf(value));
+        LuaScriptException ex = new LuaScriptException(message, javaValue, chunk, line, e.luaTraceback(), gateway.causeOf(value));
+        if (value instanceof LuaTable || value instanceof dev.luavm.value.Userdata) {
+            ex.luaValue = value;
+            ex.sandbox = this;
+        }
+        return ex;
+    }
+
+    /**
+     * Runs {@code chunk} and, when it returns values, calls the global function {@code printer}
+     * with them as Lua values (so tables keep their identity and {@code __tostring}): lua.c's
+     * REPL ({@code l_print}). One run, under the same limits as {@link #run}.
+     */
+    public void runAndPrint(CompiledChunk chunk, String printer) {
+        LuaString key = LuaString.of(printer);
+        Builtin body = Builtin.of("?", c -> {
+            Object[] r = c.call(engine.load(chunk.prototype()));
+            if (r.length > 0) c.call(engine.globals().get(key), r);
+            return c.ret();
+        });
+        execute(new RunSource("run", chunk.name(), chunk::sourceSha256), () -> body, new Object[0]);
+    }
+
+    /**
+     * What {@code lua.c}'s message handler makes of an uncaught error object of this sandbox that
+     * has a {@code __tostring} metamethod returning a string: that string (lua.c prints it alone,
+     * without a traceback); null when the error is a string or number or has no such metamethod
+     * (then {@link LuaScriptException#getMessage()} and the traceback are what lua.c prints). The
+     * metamethod runs as a run of this sandbox (kind "tostring" in the audit log) under its
+     * limits, so one that loops ends on gas or time with a {@link LuaLimitException}, and one
+     * that fails with a {@link LuaScriptException}.
+     */
+    public String errorMessage(LuaScriptException e) {
+        if (e.sandbox != this) return null;
+        Object value = e.luaValue;
+        LuaTable meta = value instanceof LuaTable t ? t.getMetatable() : ((dev.luavm.value.Userdata) value).getMetatable();
+        if (meta == null) return null; // nothing to run (a run would only show up in the audit log)
+        Builtin handler = Builtin.of("tostring", c -> {
+            LuaTable mt = c.getMetatable(value);
+            Object tm = mt == null ? null : mt.get(TOSTRING);
+            if (tm == null) return c.ret();
+            Object s = c.call1(tm, value);
+            return s instanceof LuaString ? c.ret(s) : c.ret();
+        });
+        List<Object> r = execute(new RunSource("tostring", "=(error object)", () -> null), () -> handler, new Object[0]);
+        return !r.isEmpty() && r.get(0) instanceof String s ? s : null;
     }
 
     /** The message lua.c would print: the string, the number, or "(error object is a T value)". No metamethods run. */
@@ -429,6 +480,9 @@ public final class Sandbox implements AutoCloseable {
         private Clock clock;
         private Long seed;
         private Function<String, String> modules;
+        private List<java.nio.file.Path> moduleDirectories;
+        private java.io.InputStream input;
+        private OutputSink errorOutput;
         private String name;
         private AuditSink audit;
         private HostCallPolicy policy;
@@ -474,6 +528,29 @@ public final class Sandbox implements AutoCloseable {
         /** Where require finds module sources (with the package bundle); null results mean "not found". */
         public Builder modules(Function<String, String> resolver) {
             this.modules = resolver;
+            return this;
+        }
+
+        /**
+         * Directories {@code require} reads Lua source modules from (with the {@code package}
+         * bundle), read-only, in order: {@code package.path} becomes {@code D/?.lua;D/?/init.lua}
+         * for each. Nothing outside them is read ({@code ..}, outside names and symbolic links
+         * leaving them count as absent); binary chunks never load.
+         */
+        public Builder moduleDirectories(List<java.nio.file.Path> directories) {
+            this.moduleDirectories = List.copyOf(directories);
+            return this;
+        }
+
+        /** The stream {@code io.read}, {@code io.lines()} and {@code io.stdin} read (with the {@code io} bundle; default: none, and they are absent). */
+        public Builder input(java.io.InputStream in) {
+            this.input = Objects.requireNonNull(in);
+            return this;
+        }
+
+        /** Where {@code io.stderr} writes (default: the {@link #output} sink); both share the output limit. */
+        public Builder errorOutput(OutputSink sink) {
+            this.errorOutput = Objects.requireNonNull(sink);
             return this;
         }
 

@@ -20,6 +20,9 @@ final class SandboxEnvironment implements HostEnvironment {
     private final long seed;
     private final OutputSink sink;
     private final Function<String, String> modules;
+    private final dev.luavm.host.ModuleFiles moduleFiles;
+    private final java.io.InputStream input;
+    private final OutputSink errorSink;
     private final long createdNanos = System.nanoTime();
 
     private long outputLimit;
@@ -27,11 +30,33 @@ final class SandboxEnvironment implements HostEnvironment {
     private Runnable onOverflow = () -> { };
     private java.util.function.LongConsumer clockReads = t -> { };
 
+    private Runnable onExit = () -> { };
+    private int exitStatus;
+
     SandboxEnvironment(Clock clock, long seed, OutputSink sink, Function<String, String> modules) {
+        this(clock, seed, sink, modules, null, null, null);
+    }
+
+    SandboxEnvironment(Clock clock, long seed, OutputSink sink, Function<String, String> modules,
+                       dev.luavm.host.ModuleFiles moduleFiles, java.io.InputStream input, OutputSink errorSink) {
         this.clock = clock;
         this.seed = seed;
         this.sink = sink;
         this.modules = modules;
+        this.moduleFiles = moduleFiles;
+        // one buffer for the sandbox's life, so what a read looked ahead at is never lost
+        this.input = input == null ? null : new java.io.BufferedInputStream(input);
+        this.errorSink = errorSink != null ? errorSink : sink;
+    }
+
+    /** What {@link #exit} runs; it must throw to end the run. */
+    void onExit(Runnable onExit) {
+        this.onExit = onExit;
+    }
+
+    /** The status of the latest {@code os.exit}. */
+    int exitStatus() {
+        return exitStatus;
     }
 
     /** Starts a run's output budget; {@code onOverflow} must throw to end the run. */
@@ -69,6 +94,43 @@ final class SandboxEnvironment implements HostEnvironment {
 
     @Override
     public void write(byte[] bytes, int offset, int length) {
+        write(sink, bytes, offset, length);
+    }
+
+    @Override
+    public void writeError(byte[] bytes, int offset, int length) {
+        write(errorSink, bytes, offset, length);
+    }
+
+    @Override
+    public void flush() {
+        sink.flush();
+        if (errorSink != sink) errorSink.flush();
+    }
+
+    @Override
+    public boolean hasModuleResolver() {
+        return modules != null;
+    }
+
+    @Override
+    public dev.luavm.host.ModuleFiles moduleFiles() {
+        return moduleFiles;
+    }
+
+    @Override
+    public java.io.InputStream input() {
+        return input;
+    }
+
+    @Override
+    public RuntimeException exit(int status) {
+        exitStatus = status;
+        onExit.run();
+        throw new IllegalStateException("exit handler returned");
+    }
+
+    private void write(OutputSink sink, byte[] bytes, int offset, int length) {
         long room = outputLimit - outputUsed;
         if (length <= room) {
             outputUsed += length;

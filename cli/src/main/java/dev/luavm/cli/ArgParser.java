@@ -70,7 +70,7 @@ final class ArgParser {
             o.version = true;
             return i + 1;
         }
-        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps").contains(name)) {
+        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path").contains(name)) {
             throw new UsageException("unrecognized option '" + a + "'");
         }
         int next = i + 1;
@@ -84,6 +84,7 @@ final class ArgParser {
                 case "--memory" -> o.memory = Quantities.parseSize(value);
                 case "--timeout" -> o.timeout = Quantities.parseDuration(value);
                 case "--output" -> o.output = Quantities.parseSize(value);
+                case "--path" -> o.paths.add(value);
                 default -> o.caps = value;
             }
         } catch (IllegalArgumentException e) {
@@ -107,8 +108,11 @@ final class ArgParser {
             "  --timeout DUR   wall-clock limit, e.g. 500ms, 2s, 1m (default: none)",
             "  --output SIZE   bytes the script may print (default: unlimited)",
             "  --caps LIST     library bundles, comma-separated: standard, none, base, string, ...",
-            "                  (default: standard)",
+            "                  (default: standard,package,io,os.exit)",
+            "  --path DIR      also let require read DIR/?.lua and DIR/?/init.lua (repeatable; the",
+            "                  script's own directory, or '.' without a script, is always searched first)",
             "  --help          show this help",
-            "Exit status: 0 success, 1 error, 3 a limit ended the run.",
+            "Without a script: the REPL on a terminal (history in ~/.luavm_history), else stdin is the script.",
+            "Exit status: 0 success, 1 error, 3 a limit ended the run, n after os.exit(n).",
             "");
 }

@@ -14,7 +14,7 @@ final class Listing {
         try {
             byte[] src = Runner.readScript(o.script, console);
             CompiledChunk chunk = LuaVM.builder().limits(Runner.limits(o)).build()
-                    .compile(Runner.chunkName(o.script), Runner.skipShebang(src));
+                    .compile(Runner.chunkName(o.script), dev.luavm.stdlib.pkg.FileText.strip(src));
             console.out.print(chunk.listing(o.listing > 1));
             console.out.flush();
             return 0;

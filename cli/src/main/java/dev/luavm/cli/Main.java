@@ -8,7 +8,8 @@ import java.io.PrintStream;
 /**
  * {@code luavm}: the command line, compatible with {@code lua5.3} where it makes sense
  * ({@link Options} lists the options). Exit status: 0 success, 1 an error (usage, syntax,
- * runtime), 3 a run ended by a limit ({@code luavm: gas limit exceeded}).
+ * runtime), 3 a run ended by a limit ({@code luavm: gas limit exceeded}), n after
+ * {@code os.exit(n)} (the library never exits the JVM; this class does, with the status).
  *
  * <p>Classes: {@link ArgParser} reads the command line, {@link Runner} builds the sandbox and
  * runs {@code -e} chunks and the script, {@link Repl} is the interactive loop, {@link Listing}

@@ -15,7 +15,7 @@ import java.util.List;
  *   -E            ignored (luavm reads no environment variables)
  *   --            stop handling options
  *   -             stop handling options and run stdin
- *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --help
+ *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --path DIR  --help
  * </pre>
  * {@link #rawArgs} keeps every argument so the {@code arg} table can give the interpreter's
  * own arguments negative indices, as {@code lua.c} does; {@link #scriptIndex} is the script's
@@ -39,6 +39,8 @@ final class Options {
     Long output;
     /** comma-separated bundle names, null for the default */
     String caps;
+    /** {@code --path DIR}, in order: where require looks after the script's own directory */
+    final List<String> paths = new ArrayList<>();
 
     /** Arguments after the script (its {@code ...} and {@code arg[1..n]}). */
     List<String> scriptArgs() {

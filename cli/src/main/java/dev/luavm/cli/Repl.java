@@ -1,6 +1,9 @@
 package dev.luavm.cli;
 
+import dev.luavm.CompiledChunk;
 import dev.luavm.LuaException;
+import dev.luavm.LuaExitException;
+import dev.luavm.LuaLimitException;
 import dev.luavm.LuaSyntaxException;
 import dev.luavm.LuaVM;
 import dev.luavm.Sandbox;
@@ -9,74 +12,143 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 
 /**
- * The interactive loop, as {@code lua.c}'s: prompt {@code > }; a line that is an expression
- * list has its values printed (through the global {@code print}); a statement that is not yet
- * complete continues with {@code >> }; errors are printed without the program-name prefix and
- * the loop goes on. Each entry is one run, with fresh time and output budgets; gas is the
- * session's (once it is spent, every later entry reports the gas limit).
+ * The interactive loop, as {@code lua.c}'s ({@code doREPL}, {@code loadline}): prompt
+ * {@code > }; a line that compiles as {@code return <line>} is an expression list whose values
+ * are all printed through the global {@code print} (a line starting with {@code =} is
+ * {@code return} too, as in 5.3); otherwise lines are read with {@code >> } while the chunk is
+ * incomplete (its syntax error ends in {@code <eof>}). Chunks are named {@code =stdin}, so
+ * errors read {@code stdin:1:}; they are printed without the program-name prefix and the loop
+ * goes on. Each entry is one run, with fresh time and output budgets (gas is the sandbox's).
+ *
+ * <p>On a terminal, lines come from JLine ({@link TerminalLines}): editing, history in
+ * {@code ~/.luavm_history}, Ctrl-C at the prompt drops the line, Ctrl-C while a chunk runs
+ * cancels it ("interrupted!") and the loop goes on, Ctrl-D exits. Otherwise lines come from
+ * stdin as lua5.3 (built with readline) takes them from a pipe: the prompt, then the line
+ * echoed. {@code os.exit} ends the loop with its status.
  */
 final class Repl {
+    /** Where the lines come from. */
+    interface Lines extends AutoCloseable {
+        /** The next line, or null at end of input; {@link Interrupted} when Ctrl-C drops it. */
+        String read(String prompt) throws IOException;
+
+        /** Adds an entry to the history. */
+        default void remember(String entry) {
+        }
+
+        /** Ctrl-C while a chunk runs calls this. */
+        default void onInterrupt(Runnable action) {
+        }
+
+        @Override
+        default void close() {
+        }
+    }
+
+    /** Ctrl-C at the prompt. */
+    static final class Interrupted extends IOException {
+        Interrupted() {
+            super("interrupted");
+        }
+    }
+
     private final LuaVM vm;
     private final Sandbox sandbox;
     private final Console console;
+    private final Lines lines;
 
     Repl(LuaVM vm, Sandbox sandbox, Console console) {
+        // JLine drives the process's own terminal only; injected streams (tests) read as a pipe
+        this(vm, sandbox, console, console.interactiveTerminal && console.in == System.in
+                ? TerminalLines.system(historyFile()) : null);
+    }
+
+    /** With {@code lines} null, stdin as a pipe. */
+    Repl(LuaVM vm, Sandbox sandbox, Console console, Lines lines) {
         this.vm = vm;
         this.sandbox = sandbox;
         this.console = console;
+        this.lines = lines != null ? lines : new PipeLines(console);
     }
 
-    void loop() {
-        BufferedReader in = new BufferedReader(new InputStreamReader(console.in, StandardCharsets.UTF_8));
-        try {
-            String line;
-            while ((line = prompt(in, "> ")) != null) {
-                String chunk = readChunk(in, line);
-                if (chunk == null) break;
+    static Path historyFile() {
+        return Path.of(System.getProperty("user.home"), ".luavm_history");
+    }
+
+    /** Runs until end of input (status 0) or os.exit (its status). */
+    int loop() {
+        console.out.flush(); // the banner and the script's output before JLine draws a prompt
+        lines.onInterrupt(sandbox::cancel);
+        try (lines) {
+            while (true) {
+                String chunk;
                 try {
-                    sandbox.eval("=stdin", chunk);
-                    console.out.flush();
-                } catch (LuaException e) {
-                    Runner.report(console, null, e);
+                    chunk = readEntry();
+                } catch (Interrupted e) {
+                    continue;
                 }
+                if (chunk == null) break;
+                Integer exit = evaluate(chunk);
+                if (exit != null) return exit;
             }
             console.out.println();
             console.out.flush();
+            return 0;
         } catch (IOException e) {
             console.error("luavm", "cannot read stdin", null);
+            return 1;
         }
     }
 
-    /**
-     * The code to run for an entry: an expression list becomes a call printing its values;
-     * otherwise lines are read until the statement is complete or has a real syntax error.
-     */
-    private String readChunk(BufferedReader in, String first) throws IOException {
-        String line = first.startsWith("=") ? first.substring(1) : first;
-        String expr = stripSemicolons(line);
-        if (compiles("return " + expr + "\n")) {
-            return "(function(...) if select('#', ...) > 0 then print(...) end end)(" + expr + "\n)";
+    /** The source of the next entry, compiled or not; null at end of input. */
+    private String readEntry() throws IOException {
+        String line = lines.read("> ");
+        if (line == null) return null;
+        if (line.startsWith("=")) line = "return " + line.substring(1); // 5.3: "=x" prints x
+        String ret = "return " + line;
+        if (syntaxError(ret) == null) {
+            if (!line.isEmpty()) lines.remember(line);
+            return ret;
         }
-        StringBuilder buffer = new StringBuilder(first);
+        StringBuilder buffer = new StringBuilder(line);
         while (true) {
             LuaSyntaxException error = syntaxError(buffer.toString());
-            if (error == null || !error.isIncomplete()) return buffer.toString();
-            String more = prompt(in, ">> ");
-            if (more == null) return buffer.toString();
+            if (error == null || !incomplete(error)) break;
+            String more = lines.read(">> ");
+            if (more == null) break;
             buffer.append('\n').append(more);
         }
+        lines.remember(buffer.toString());
+        return buffer.toString();
     }
 
-    private static String stripSemicolons(String s) {
-        int end = s.length();
-        while (end > 0 && (s.charAt(end - 1) == ';' || Character.isWhitespace(s.charAt(end - 1)))) end--;
-        return s.substring(0, end);
+    /** Runs one entry, printing its values or its error; the status when it called os.exit. */
+    private Integer evaluate(String code) {
+        try {
+            CompiledChunk chunk = vm.compile("=stdin", code);
+            sandbox.runAndPrint(chunk, "print");
+            console.out.flush();
+        } catch (LuaExitException e) {
+            console.out.flush();
+            return e.status();
+        } catch (LuaLimitException e) {
+            console.out.flush();
+            if (e.limit() == LuaLimitException.Limit.CANCELLED) console.error(null, "interrupted!", null);
+            else Runner.report(console, sandbox, null, e);
+        } catch (LuaException e) {
+            console.out.flush();
+            int status = Runner.report(console, sandbox, null, e);
+            if (status != 1 && status != 3) return status; // the error's __tostring called os.exit
+        }
+        return null;
     }
 
-    private boolean compiles(String code) {
-        return !code.isBlank() && syntaxError(code) == null;
+    /** lua.c's test: the chunk is incomplete when its syntax error is about the end of the input. */
+    private static boolean incomplete(LuaSyntaxException e) {
+        return e.getMessage().endsWith("<eof>");
     }
 
     private LuaSyntaxException syntaxError(String code) {
@@ -90,9 +162,26 @@ final class Repl {
         }
     }
 
-    private String prompt(BufferedReader in, String prompt) throws IOException {
-        console.out.print(prompt);
-        console.out.flush();
-        return in.readLine();
+    /** Stdin that is not a terminal: the prompt, then the line echoed, as lua5.3 with readline. */
+    static final class PipeLines implements Lines {
+        private final Console console;
+        private final BufferedReader in;
+
+        PipeLines(Console console) {
+            this.console = console;
+            this.in = new BufferedReader(new InputStreamReader(console.in, StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public String read(String prompt) throws IOException {
+            console.out.print(prompt);
+            console.out.flush();
+            String line = in.readLine();
+            if (line != null) {
+                console.out.println(line);
+                console.out.flush();
+            }
+            return line;
+        }
     }
 }

@@ -4,10 +4,13 @@ import dev.luavm.Capabilities;
 import dev.luavm.CompiledChunk;
 import dev.luavm.Limits;
 import dev.luavm.LuaException;
+import dev.luavm.LuaExitException;
 import dev.luavm.LuaLimitException;
 import dev.luavm.LuaScriptException;
 import dev.luavm.LuaVM;
+import dev.luavm.OutputSink;
 import dev.luavm.Sandbox;
+import dev.luavm.stdlib.pkg.FileText;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,13 +25,17 @@ import java.util.Map;
  * its arguments (as {@code ...} and in the {@code arg} table), then the REPL when asked for or
  * when there is no script and stdin is a terminal; with no script on a pipe, stdin is the script.
  *
- * <p>Defaults for trusted local use: the standard capabilities, no gas, time or output limit,
+ * <p>Defaults for trusted local use: the standard capabilities plus {@code package} (require
+ * reads Lua modules from the script's directory and each {@code --path}, nothing else),
+ * {@code io} (the CLI's own stdin, stdout and stderr; no files) and {@code os.exit}, no gas, time or output limit,
  * a memory cap of 1 GiB or half the JVM's maximum heap, whichever is smaller, and the default
  * call depth. Each of {@code --gas --memory --timeout --output --caps} overrides one.
  */
 final class Runner {
     private final Options options;
     private final Console console;
+    /** the status of an os.exit, which ends everything that was still to run */
+    private Integer exited;
 
     Runner(Options options, Console console) {
         this.options = options;
@@ -48,20 +55,59 @@ final class Runner {
         return l;
     }
 
+    /** What a lua5.3 user expects besides the standard set: require, io on the CLI's own streams, os.exit. */
+    static final List<String> DEFAULT_EXTRAS = List.of("package", "io", "os.exit");
+
     static Capabilities capabilities(Options o) {
-        if (o.caps == null) return Capabilities.standard();
+        if (o.caps == null) return Capabilities.standard().toBuilder().bundles(DEFAULT_EXTRAS).build();
         return Capabilities.builder().bundles(Arrays.asList(o.caps.split(","))).build();
     }
 
+    /** Where require reads modules: the script's directory ('.' without a script file), then each --path. */
+    static List<Path> moduleDirectories(Options o) {
+        List<Path> dirs = new java.util.ArrayList<>();
+        Path parent = o.script == null || o.script.equals("-") ? null : Path.of(o.script).getParent();
+        dirs.add(parent == null ? Path.of(".") : parent);
+        for (String p : o.paths) dirs.add(Path.of(p));
+        return dirs;
+    }
+
+    /** The CLI's own stdout, flushed when the script asks ({@code io.flush}). */
+    private OutputSink stdout() {
+        return new OutputSink() {
+            @Override
+            public void write(byte[] b, int off, int len) {
+                console.out.write(b, off, len);
+            }
+
+            @Override
+            public void flush() {
+                console.out.flush();
+            }
+        };
+    }
+
+    /** {@code io.stderr}: unbuffered, after what stdout holds, as a terminal shows them. */
+    private OutputSink stderr() {
+        return (b, off, len) -> {
+            console.out.flush();
+            console.err.write(b, off, len);
+            console.err.flush();
+        };
+    }
+
     int run() {
-        if (options.version) console.out.println(Main.VERSION);
+        if (options.version || options.interactive) console.out.println(Main.VERSION); // -i implies -v, as in lua.c
         LuaVM vm;
         Sandbox sandbox;
         try {
             vm = LuaVM.builder().limits(limits(options)).build();
             sandbox = vm.sandbox()
                     .capabilities(capabilities(options))
-                    .output((b, off, len) -> console.out.write(b, off, len))
+                    .output(stdout())
+                    .errorOutput(stderr())
+                    .input(console.in)
+                    .moduleDirectories(moduleDirectories(options))
                     .name("luavm")
                     .build();
         } catch (IllegalArgumentException e) {
@@ -75,7 +121,7 @@ final class Runner {
             sandbox.setGlobal("arg", argTable());
             for (String stat : options.statements) {
                 int status = runChunk(vm, sandbox, "=(command line)", stat.getBytes(java.nio.charset.StandardCharsets.UTF_8), List.of());
-                if (status != 0) return status;
+                if (exited != null || status != 0) return status;
             }
             if (options.script != null) {
                 byte[] src;
@@ -85,15 +131,15 @@ final class Runner {
                     console.error("luavm", "cannot open " + options.script, null);
                     return 1;
                 }
-                int status = runChunk(vm, sandbox, chunkName(options.script), skipShebang(src), options.scriptArgs());
-                if (status != 0) return status;
+                int status = runChunk(vm, sandbox, chunkName(options.script), FileText.strip(src), options.scriptArgs());
+                if (exited != null || status != 0) return status;
             }
             if (options.interactive) {
-                new Repl(vm, sandbox, console).loop();
+                return new Repl(vm, sandbox, console).loop();
             } else if (options.script == null && options.statements.isEmpty() && !options.version) {
                 if (console.interactiveTerminal) {
                     console.out.println(Main.VERSION);
-                    new Repl(vm, sandbox, console).loop();
+                    return new Repl(vm, sandbox, console).loop();
                 } else {
                     byte[] src;
                     try {
@@ -102,7 +148,7 @@ final class Runner {
                         console.error("luavm", "cannot read stdin", null);
                         return 1;
                     }
-                    return runChunk(vm, sandbox, "=stdin", skipShebang(src), List.of());
+                    return runChunk(vm, sandbox, "=stdin", FileText.strip(src), List.of());
                 }
             }
             return 0;
@@ -118,15 +164,37 @@ final class Runner {
             console.out.flush();
             return 0;
         } catch (LuaException e) {
-            report(console, "luavm", e);
-            return statusOf(e);
+            console.out.flush();
+            if (e instanceof LuaExitException x) exited = x.status();
+            return report(console, sandbox, "luavm", e);
         }
     }
 
-    /** Prints an error as lua.c does: {@code prefix: message}, then the traceback. */
-    static void report(Console console, String prefix, LuaException e) {
+    /**
+     * Prints an error as lua.c does: {@code prefix: message}, then the traceback; an error object
+     * with {@code __tostring} is shown through it, computed by the sandbox under its limits (a
+     * limit hit there is reported instead). {@code os.exit} prints nothing. Returns the status.
+     */
+    static int report(Console console, Sandbox sandbox, String prefix, LuaException e) {
+        if (e instanceof LuaExitException exit) return exit.status();
         String traceback = e instanceof LuaScriptException s ? s.luaTraceback() : null;
-        console.error(prefix, e.getMessage(), traceback);
+        String message = e.getMessage();
+        if (e instanceof LuaScriptException s) {
+            try {
+                String shown = sandbox.errorMessage(s);
+                if (shown != null) {
+                    message = shown;
+                    traceback = null; // lua.c's msghandler returns the __tostring text alone
+                }
+            } catch (LuaExitException exit) {
+                return exit.status();
+            } catch (LuaException inner) {
+                console.error(prefix, inner.getMessage(), null);
+                return statusOf(inner);
+            }
+        }
+        console.error(prefix, message, traceback);
+        return statusOf(e);
     }
 
     /** 3 for a limit, 1 for any other error. */
@@ -153,11 +221,4 @@ final class Runner {
         return script.equals("-") ? console.in.readAllBytes() : Files.readAllBytes(Path.of(script));
     }
 
-    /** Blanks a first line starting with '#' (a Unix shebang), keeping line numbers, as luaL_loadfile. */
-    static byte[] skipShebang(byte[] src) {
-        if (src.length == 0 || src[0] != '#') return src;
-        int nl = 0;
-        while (nl < src.length && src[nl] != '\n') nl++;
-        return Arrays.copyOfRange(src, nl, src.length);
-    }
 }

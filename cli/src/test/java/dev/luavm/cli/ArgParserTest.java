@@ -52,6 +52,13 @@ class ArgParserTest {
     }
 
     @Test
+    void pathIsRepeatable() throws Exception {
+        Options o = parse("--path", "lib", "--path=vendor/lua", "x.lua");
+        assertEquals(java.util.List.of("lib", "vendor/lua"), o.paths);
+        assertThrows(ArgParser.UsageException.class, () -> parse("--path"));
+    }
+
+    @Test
     void listingCountsRepeats() throws Exception {
         assertEquals(2, parse("-l", "-l", "a.lua").listing);
         assertThrows(ArgParser.UsageException.class, () -> parse("-l"));

@@ -122,7 +122,7 @@ class MainTest {
         assertTrue(o.err.contains("attempt to call a nil value (global 'print')"), o.err);
         o = luavm("--caps", "base,string", "-e", "print(('x'):rep(3), table)");
         assertEquals("xxx\tnil\n", o.out);
-        assertEquals(1, luavm("--caps", "io", "-e", "print(1)").status);
+        assertEquals(1, luavm("--caps", "nosuch", "-e", "print(1)").status);
     }
 
     @Test
@@ -138,7 +138,147 @@ class MainTest {
         Outcome o = luavm("1 + 1\nx = 5\nx, x * 2\nfunction f()\nreturn 7\nend\nf()\nerror('oops')\n=x\nprint()\n", true);
         assertEquals(0, o.status, o.err);
         assertTrue(o.out.startsWith("luavm "), o.out);
-        assertTrue(o.out.contains("> 2\n> > 5\t10\n> >> >> > 7\n> > 5\n> \n> \n"), o.out);
+        // as lua5.3 (readline) on a pipe: each prompt, then the line echoed
+        assertTrue(o.out.endsWith("> 1 + 1\n2\n> x = 5\n> x, x * 2\n5\t10\n> function f()\n>> return 7\n>> end\n"
+                + "> f()\n7\n> error('oops')\n> =x\n5\n> print()\n\n> \n"), o.out);
         assertTrue(o.err.startsWith("stdin:1: oops\n"), o.err);
+    }
+
+    @Test
+    void replPrintsEveryResultAndPositionsAtStdin1() {
+        Outcome o = luavm("return 1, nil, 3\nlocal t = setmetatable({}, {__tostring = function() return 'T' end}) return t, t\nnil + 1\n", false, "-i");
+        assertTrue(o.out.contains("> return 1, nil, 3\n1\tnil\t3\n"), o.out);
+        assertTrue(o.out.contains("T\tT\n"), o.out);
+        assertTrue(o.err.startsWith("stdin:1: attempt to perform arithmetic on a nil value\n"), o.err);
+    }
+
+    @Test
+    void replBannerWithDashIAndOsExitEndsIt() {
+        Outcome o = luavm("print(1)\nos.exit(4)\nprint(2)\n", false, "-i");
+        assertEquals(4, o.status);
+        assertTrue(o.out.startsWith(Main.VERSION + "\n> print(1)\n1\n> os.exit(4)\n"), o.out);
+        assertTrue(!o.out.contains("2\n"), o.out);
+    }
+
+    @Test
+    void replIncompleteAtEndOfInput() {
+        Outcome o = luavm("x = \n", false, "-i");
+        assertEquals(0, o.status);
+        assertTrue(o.out.endsWith("> x = \n>> > \n"), o.out);
+        assertEquals("stdin:1: unexpected symbol near <eof>\n", o.err);
+    }
+
+    @Test
+    void requireFindsModulesNextToTheScriptAndOnPath() throws IOException {
+        Files.createDirectories(dir.resolve("lib/pkg"));
+        script("mod.lua", "return {x = 1}\n");
+        script("lib/pkg/init.lua", "return {y = ...}\n");
+        script("lib/other.lua", "\uFEFF#!/bin/lua\nreturn select(2, ...)\n");
+        Path main = script("main.lua", "print(require('mod').x, require('pkg').y, require('other'))\n");
+        Outcome o = luavm("--path", dir.resolve("lib").toString(), main.toString());
+        assertEquals(0, o.status, o.err);
+        assertEquals("1\tpkg\t" + dir.resolve("lib") + "/other.lua\n", o.out);
+    }
+
+    @Test
+    void requireNotFoundListsThePlacesTriedAsLua53() throws IOException {
+        Path main = script("main.lua", "require 'nope.sub'\n");
+        Outcome o = luavm("--path", "extra", main.toString());
+        assertEquals(1, o.status);
+        assertTrue(o.err.startsWith("luavm: " + main + ":1: module 'nope.sub' not found:\n"
+                + "\tno field package.preload['nope.sub']\n"
+                + "\tno file '" + dir + "/nope/sub.lua'\n\tno file '" + dir + "/nope/sub/init.lua'\n"
+                + "\tno file 'extra/nope/sub.lua'\n\tno file 'extra/nope/sub/init.lua'\n"
+                + "stack traceback:\n\t[C]: in function 'require'\n"), o.err);
+    }
+
+    @Test
+    void requireNeverReadsOutsideItsDirectories() throws IOException {
+        Path inside = Files.createDirectories(dir.resolve("app"));
+        script("secret.lua", "return 'SECRET'\n");
+        Files.createSymbolicLink(inside.resolve("link.lua"), dir.resolve("secret.lua"));
+        Files.createSymbolicLink(inside.resolve("linkdir"), dir);
+        Path main = script("app/main.lua", String.join("\n",
+                "package.path = '" + inside + "/../?.lua;" + dir + "/?.lua;" + inside + "/?.lua;" + inside + "/linkdir/?.lua'",
+                "for _, name in ipairs{'secret', 'link'} do",
+                "  local ok, err = pcall(require, name)",
+                "  print(ok, (err:gsub('\\n.*', '')))",
+                "end",
+                "print(package.searchpath('secret', package.path))",
+                "package.path = '/etc/?'",
+                "print(pcall(require, 'passwd'))", ""));
+        Outcome o = luavm(main.toString());
+        assertEquals(0, o.status, o.err);
+        assertTrue(!o.out.contains("SECRET"), o.out);
+        assertTrue(o.out.startsWith("false\tmodule 'secret' not found:\n"
+                + "false\tmodule 'link' not found:\nnil\t"), o.out);
+        assertTrue(o.out.contains("false\tmodule 'passwd' not found:\n\tno field package.preload['passwd']\n\tno file '/etc/passwd'\n"), o.out);
+    }
+
+    @Test
+    void binaryModulesNeverLoad() throws IOException {
+        script("bin.lua", "\u001bLua\u0053\u0000");
+        Path main = script("main.lua", "require 'bin'\n");
+        Outcome o = luavm(main.toString());
+        assertEquals(1, o.status);
+        assertTrue(o.err.contains("error loading module 'bin' from file '" + dir + "/bin.lua':"), o.err);
+        assertTrue(o.err.contains("binary"), o.err);
+    }
+
+    @Test
+    void ioWritesAndReadsTheCliStreams() {
+        Outcome o = luavm("line one\n42 rest\n", false, "-e",
+                "io.write('a', 1, 2.5, '\\n') io.stdout:write('b'):write('\\n') io.stderr:write('to err\\n')"
+                + " print(io.read(), io.read('n'), io.read('a'))"
+                + " print(io.stdout:close()) print(io.stdout:setvbuf('no'), io.flush(), io.type(io.stdout), io.type(1))"
+                + " print(io.open, io.popen, io.tmpfile, pcall(io.lines, 'x'))"
+                + " print(tostring(io.stdout):match('^file %(0x%x+%)$') ~= nil)");
+        assertEquals(0, o.status, o.err);
+        assertEquals("a12.5\nb\nline one\t42\t rest\n\nnil\tcannot close standard file\ntrue\ttrue\tfile\tnil\n"
+                + "nil\tnil\tnil\tfalse\tbad argument #1 to 'io.lines' (no files in this sandbox)\ntrue\n", o.out);
+        assertEquals("to err\n", o.err);
+    }
+
+    @Test
+    void ioWriteCountsAgainstTheOutputLimit() {
+        Outcome o = luavm("--output", "10", "-e", "io.write(string.rep('x', 100))");
+        assertEquals(3, o.status);
+        assertEquals("xxxxxxxxxx", o.out);
+        assertEquals("luavm: output limit exceeded\n", o.err);
+    }
+
+    @Test
+    void osExitEndsTheRunWithItsStatus() {
+        assertEquals(7, luavm("-e", "pcall(os.exit, 7) print('not reached')").status);
+        assertEquals(1, luavm("-e", "os.exit(false)").status);
+        Outcome o = luavm("-e", "io.write('kept') os.exit(true)", "-e", "print('not reached')");
+        assertEquals(0, o.status);
+        assertEquals("kept", o.out);
+    }
+
+    @Test
+    void bomAndHashLineAreSkippedAsLuaLoadfile() throws IOException {
+        Path p = dir.resolve("bom.lua");
+        Files.write(p, ("\uFEFF#!/usr/bin/env luavm\nprint('ok')\nerror('line 3')\n").getBytes(StandardCharsets.UTF_8));
+        Outcome o = luavm(p.toString());
+        assertEquals("ok\n", o.out);
+        assertTrue(o.err.startsWith("luavm: " + p + ":3: line 3\n"), o.err);
+        o = luavm("\uFEFFprint('stdin ok')\n", false);
+        assertEquals("stdin ok\n", o.out);
+    }
+
+    @Test
+    void errorObjectsPrintThroughTostringInsideTheSandbox() {
+        Outcome o = luavm("-e", "error(setmetatable({}, {__tostring = function() return 'custom' end}))");
+        assertEquals(1, o.status);
+        assertEquals("luavm: custom\n", o.err); // lua5.3 prints the __tostring text alone
+        o = luavm("-e", "error({})");
+        assertTrue(o.err.startsWith("luavm: (error object is a table value)\nstack traceback:"), o.err);
+        o = luavm("--gas", "100000", "-e", "error(setmetatable({}, {__tostring = function() while true do end end}))");
+        assertEquals(3, o.status);
+        assertEquals("luavm: gas limit exceeded\n", o.err);
+        o = luavm("--timeout", "200ms", "-e", "error(setmetatable({}, {__tostring = function() while true do end end}))");
+        assertEquals(3, o.status);
+        assertEquals("luavm: time limit exceeded\n", o.err);
     }
 }

@@ -220,7 +220,8 @@ class StdlibDocsTest {
     }
 
     static Sandbox sandbox(Capabilities caps) {
-        return VM.sandbox().capabilities(caps).build();
+        // with an input stream, so io's input names (io.read, io.stdin, ...) exist
+        return VM.sandbox().capabilities(caps).input(java.io.InputStream.nullInputStream()).build();
     }
 
     /** The Lua type of a dotted name, read raw from the globals ("nil" when any step is missing). */

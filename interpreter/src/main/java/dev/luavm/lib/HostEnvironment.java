@@ -23,6 +23,35 @@ public interface HostEnvironment {
         return null;
     }
 
+    /** True when the host gave a module resolver ({@link #resolveModule} may find something). */
+    default boolean hasModuleResolver() {
+        return false;
+    }
+
+    /** The directories {@code require} may read Lua modules from, or null when the host gave none. */
+    default dev.luavm.host.ModuleFiles moduleFiles() {
+        return null;
+    }
+
+    /** The host's input for {@code io.read}, {@code io.lines} and {@code io.stdin}, or null when it gives none. */
+    default java.io.InputStream input() {
+        return null;
+    }
+
+    /** Where {@code io.stderr} writes; it shares the run's output budget with {@link #write}. */
+    default void writeError(byte[] bytes, int offset, int length) {
+        write(bytes, offset, length);
+    }
+
+    /** Passes on output the host holds back ({@code io.flush}, {@code file:flush}). */
+    default void flush() {
+    }
+
+    /** Ends the run for {@code os.exit(status)}: throws, never returns. */
+    default RuntimeException exit(int status) {
+        throw new UnsupportedOperationException("os.exit");
+    }
+
     /** Local time zone offset in seconds east of UTC at the given instant (for os.date without '!'). */
     default int zoneOffsetSeconds(long epochSeconds) {
         return 0;

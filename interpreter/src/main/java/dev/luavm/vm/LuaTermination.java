@@ -2,7 +2,7 @@ package dev.luavm.vm;
 
 /**
  * The end of a sandbox run imposed from outside the script: gas exhausted, wall-clock deadline
- * passed, cancelled by the host, or an output limit reached (VM rules 1 and 5).
+ * passed, cancelled by the host, an output limit reached (VM rules 1 and 5), or {@code os.exit}.
  *
  * <p>Deliberately not a {@link LuaError}: {@code pcall}, {@code xpcall},
  * {@code coroutine.resume} and error handlers never see it, and no Lua code runs after it is
@@ -19,7 +19,9 @@ public final class LuaTermination extends RuntimeException {
         /** the host called cancel */
         CANCELLED,
         /** the host's output limit was reached */
-        OUTPUT
+        OUTPUT,
+        /** the script called {@code os.exit} (the host holds the status) */
+        EXIT
     }
 
     private final Reason reason;
@@ -39,6 +41,7 @@ public final class LuaTermination extends RuntimeException {
             case TIME -> "time limit exceeded";
             case CANCELLED -> "cancelled";
             case OUTPUT -> "output limit exceeded";
+            case EXIT -> "exit";
         };
     }
 }

@@ -1,5 +1,6 @@
 package dev.luavm.stdlib.pkg;
 
+import dev.luavm.host.ModuleFiles;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Intrinsic;
 import dev.luavm.lib.Library;
@@ -67,11 +68,18 @@ public final class PackageLibrary implements Library {
 
         LuaTable searchers = ctx.newTable();
         searchers.putInt(1, Require.PRELOAD_SEARCHER);
-        searchers.putInt(2, Require.HOST_SEARCHER);
+        ModuleFiles files = ctx.host().moduleFiles();
+        if (files != null) {
+            // lua5.3's order: preload, then Lua files; the host resolver only when there is one
+            searchers.putInt(2, FileSearcher.SEARCHER);
+            if (ctx.host().hasModuleResolver()) searchers.putInt(3, Require.HOST_SEARCHER);
+        } else {
+            searchers.putInt(2, Require.HOST_SEARCHER);
+        }
         pkg.put(K_LOADED, loaded);
         pkg.put(K_PRELOAD, preload);
         pkg.put(K_SEARCHERS, searchers);
-        pkg.put(K_PATH, V_PATH);
+        pkg.put(K_PATH, files == null ? V_PATH : LuaString.of(path(files.directories())));
         pkg.put(K_CPATH, V_CPATH);
         pkg.put(K_CONFIG, V_CONFIG);
         pkg.put(K_SEARCHPATH, SEARCHPATH);
@@ -84,6 +92,17 @@ public final class PackageLibrary implements Library {
         loaded.put(K_PACKAGE, pkg);
         globals.put(K_PACKAGE, pkg);
         globals.put(K_REQUIRE, REQUIRE);
+    }
+
+    /** {@code D/?.lua;D/?/init.lua} for each directory, in order, as lua5.3's default path has them for "." */
+    static String path(java.util.List<String> directories) {
+        StringBuilder b = new StringBuilder();
+        for (String d : directories) {
+            String dir = d.isEmpty() ? "." : d.endsWith("/") && d.length() > 1 ? d.substring(0, d.length() - 1) : d;
+            if (b.length() > 0) b.append(';');
+            b.append(dir).append("/?.lua;").append(dir).append("/?/init.lua");
+        }
+        return b.toString();
     }
 
     /** The VM's {@code load}, or null when this VM offers none (then host modules cannot load). */

@@ -1,5 +1,6 @@
 package dev.luavm.stdlib.pkg;
 
+import dev.luavm.host.ModuleFiles;
 import dev.luavm.lib.CallContext;
 import dev.luavm.meter.Sizes;
 import dev.luavm.stdlib.work.ByteWork;
@@ -8,9 +9,11 @@ import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 
 /**
- * {@code package.searchpath(name, path [, sep [, rep]])}: PUC's template expansion with no file
- * system behind it, so every candidate is reported missing: returns nil and
- * {@code "\n\tno file 'a'\n\tno file 'b'"}. Arguments are read as C strings (up to a '\0').
+ * {@code package.searchpath(name, path [, sep [, rep]])}: PUC's template expansion. Without the
+ * host's module directories there is no file system behind it, so every candidate is reported
+ * missing: nil and {@code "\n\tno file 'a'\n\tno file 'b'"}; with them, a candidate that is a
+ * module file inside them ({@link ModuleFiles}) is returned. Arguments are read as C strings
+ * (up to a '\0').
  */
 final class SearchPath {
     private SearchPath() {}
@@ -20,6 +23,18 @@ final class SearchPath {
         byte[] path = cString(c, c.checkString(2));
         byte[] sep = cString(c, c.optString(3, LuaString.of(".")));
         byte[] rep = cString(c, c.optString(4, LuaString.of("/")));
+        Object found = search(c, name, path, sep, rep);
+        if (found instanceof String f) return c.ret(c.newString(f));
+        return c.ret(null, found);
+    }
+
+    /**
+     * PUC's {@code searchpath}: the first candidate that is a readable module file (only with
+     * the host's module directories, {@link ModuleFiles}) as a Java string, else the message
+     * listing every candidate as a Lua string.
+     */
+    static Object search(CallContext c, byte[] name, byte[] path, byte[] sep, byte[] rep) {
+        ModuleFiles files = c.host().moduleFiles();
         if (sep.length > 0) name = replace(c, name, sep, rep); // replace it by the directory separator
         ByteArrayOutputStream msg = new ByteArrayOutputStream();
         byte[] mark = {'?'};
@@ -32,6 +47,10 @@ final class SearchPath {
             while (l < path.length && path[l] != ';') l++;
             c.chargeBytes(l - i + 12L); // the template and the message line around it
             byte[] filename = replace(c, Arrays.copyOfRange(path, i, l), mark, name);
+            if (files != null) {
+                String f = new String(filename, java.nio.charset.StandardCharsets.UTF_8);
+                if (files.size(f) >= 0) return f;
+            }
             long size = (long) msg.size() + filename.length + 12;
             c.memory().charge(filename.length + 12L);
             // the message is not yet a Lua value the memory walk sees: the whole of it must fit
@@ -47,11 +66,11 @@ final class SearchPath {
             i = l;
         }
         c.memory().charge(Sizes.STRING_HEADER);
-        return c.ret(null, LuaString.wrap(msg.toByteArray()));
+        return LuaString.wrap(msg.toByteArray());
     }
 
     /** The bytes up to the first '\0', as C sees the string; the scan is byte work. */
-    private static byte[] cString(CallContext c, LuaString s) {
+    static byte[] cString(CallContext c, LuaString s) {
         byte[] b = s.bytesUnsafe();
         c.chargeBytes(b.length);
         for (int i = 0; i < b.length; i++) {

@@ -1,0 +1,98 @@
+package dev.luavm.host;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The directories a host lets {@code require} read Lua source modules from, read-only. A file
+ * name (as {@code package.path}'s templates make it) is readable only when it names a regular
+ * file inside one of the directories: a name with a {@code ..} component, an absolute name
+ * outside them, and a name that reaches outside through a symbolic link are all treated as
+ * absent, so a script learns nothing about the rest of the file system. Nothing else is ever
+ * opened; nothing is ever written.
+ */
+public final class ModuleFiles {
+    private final List<String> given;
+    private final List<Path> roots = new ArrayList<>();
+    private final List<Path> realRoots = new ArrayList<>();
+
+    /** Directories as the host names them (relative ones against the working directory). */
+    public ModuleFiles(List<Path> directories) {
+        List<String> names = new ArrayList<>();
+        for (Path d : directories) {
+            names.add(d.toString());
+            Path abs = d.toAbsolutePath().normalize();
+            roots.add(abs);
+            Path real;
+            try {
+                real = abs.toRealPath();
+            } catch (IOException e) {
+                real = abs; // absent now: nothing under it can be read until it exists
+            }
+            realRoots.add(real);
+        }
+        this.given = List.copyOf(names);
+    }
+
+    /** The directories as given, in search order (for {@code package.path}). */
+    public List<String> directories() {
+        return given;
+    }
+
+    /** The size of the module file {@code name}, or -1 when it is absent or outside the directories. */
+    public long size(String name) {
+        Path p = resolve(name);
+        if (p == null) return -1;
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** At most {@code max} bytes of the module file {@code name}, or null when it cannot be read. */
+    public byte[] read(String name, long max) {
+        Path p = resolve(name);
+        if (p == null) return null;
+        // NOFOLLOW: the checked real path is opened, not whatever a link put there since
+        try (InputStream in = Channels.newInputStream(Files.newByteChannel(p, StandardOpenOption.READ,
+                LinkOption.NOFOLLOW_LINKS))) {
+            return in.readNBytes((int) Math.min(max, Integer.MAX_VALUE - 64));
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
+    /** The real path of a regular file inside a root, or null. */
+    private Path resolve(String name) {
+        if (name.indexOf('\0') >= 0) return null;
+        Path p;
+        try {
+            p = Path.of(name);
+        } catch (InvalidPathException e) {
+            return null;
+        }
+        for (Path part : p) {
+            if (part.toString().equals("..")) return null;
+        }
+        Path abs = p.toAbsolutePath().normalize();
+        for (int i = 0; i < roots.size(); i++) {
+            if (!abs.startsWith(roots.get(i))) continue;
+            try {
+                Path real = abs.toRealPath();
+                if (real.startsWith(realRoots.get(i)) && Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) return real;
+            } catch (IOException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+}

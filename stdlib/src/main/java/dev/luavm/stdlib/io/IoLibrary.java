@@ -1,0 +1,96 @@
+package dev.luavm.stdlib.io;
+
+import dev.luavm.lib.InstallContext;
+import dev.luavm.lib.Library;
+import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+import dev.luavm.value.Userdata;
+
+/**
+ * The {@code io} bundle reduced to the sandbox's own streams: {@code io.stdout} and
+ * {@code io.stderr} (the host's output sinks, under the run's output limit) and, only when the
+ * host gives an input stream ({@code Sandbox.Builder.input}), {@code io.stdin} with
+ * {@code io.read} and {@code io.lines()}. {@code io.open}, {@code io.popen}, {@code io.tmpfile}
+ * and file names anywhere ({@code io.lines(name)}, {@code io.input(name)},
+ * {@code io.output(name)}) are absent or refused: no file of the host is ever opened.
+ *
+ * <p>Handles are userdata with lua5.3's {@code FILE*} metatable (its own {@code __index},
+ * {@code __name}, {@code __tostring}), one per sandbox; closing a standard file is refused as
+ * lua5.3 refuses it ("cannot close standard file"). The default input and output
+ * ({@code io.input()}, {@code io.output()}) live in the registry, as in PUC.
+ */
+public final class IoLibrary implements Library {
+    static final LuaString IO_INPUT = LuaString.of("_IO_input");
+    static final LuaString IO_OUTPUT = LuaString.of("_IO_output");
+    /** the sandbox's FILE* metatable, for io.type's check */
+    static final LuaString FILE_MT = LuaString.of("FILE*");
+
+    private static final Builtin[] METHODS = {
+        Builtin.of("write", IoFunctions::fileWrite),
+        Builtin.of("flush", IoFunctions::fileFlush),
+        Builtin.of("setvbuf", IoFunctions::setvbuf),
+        Builtin.of("seek", IoFunctions::seek),
+        Builtin.of("close", IoFunctions::fileClose),
+    };
+    private static final Builtin[] INPUT_METHODS = {
+        Builtin.of("read", IoFunctions::fileRead),
+        Builtin.of("lines", IoFunctions::fileLines),
+    };
+    private static final Builtin[] FUNCTIONS = {
+        Builtin.of("io.write", IoFunctions::write),
+        Builtin.of("io.flush", IoFunctions::flush),
+        Builtin.of("io.close", IoFunctions::close),
+        Builtin.of("io.type", IoFunctions::type),
+        Builtin.of("io.output", IoFunctions::output),
+    };
+    private static final Builtin[] INPUT_FUNCTIONS = {
+        Builtin.of("io.read", IoFunctions::read),
+        Builtin.of("io.lines", IoFunctions::lines),
+        Builtin.of("io.input", IoFunctions::input),
+    };
+    private static final Builtin TOSTRING = Builtin.of("__tostring", IoFunctions::tostring);
+
+    @Override
+    public String name() {
+        return "io";
+    }
+
+    @Override
+    public void install(InstallContext ctx) {
+        boolean input = ctx.host().input() != null;
+        LuaTable mt = ctx.newTable();
+        put(mt, METHODS, false);
+        if (input) put(mt, INPUT_METHODS, false);
+        mt.put(LuaString.of("__index"), mt);
+        mt.put(LuaString.of("__name"), FILE_MT);
+        mt.put(LuaString.of("__tostring"), TOSTRING);
+        ctx.registry().put(FILE_MT, mt);
+
+        LuaTable io = ctx.newTable();
+        put(io, FUNCTIONS, true);
+        Userdata stdout = handle(ctx, LuaFile.Kind.STDOUT, mt);
+        io.put(LuaString.of("stdout"), stdout);
+        io.put(LuaString.of("stderr"), handle(ctx, LuaFile.Kind.STDERR, mt));
+        ctx.registry().put(IO_OUTPUT, stdout);
+        if (input) {
+            put(io, INPUT_FUNCTIONS, true);
+            Userdata stdin = handle(ctx, LuaFile.Kind.STDIN, mt);
+            io.put(LuaString.of("stdin"), stdin);
+            ctx.registry().put(IO_INPUT, stdin);
+        }
+        ctx.globals().put(LuaString.of("io"), io);
+    }
+
+    private static void put(LuaTable t, Builtin[] fns, boolean qualified) {
+        for (Builtin f : fns) {
+            String name = qualified ? f.name.substring(f.name.indexOf('.') + 1) : f.name;
+            t.put(LuaString.of(name), f);
+        }
+    }
+
+    private static Userdata handle(InstallContext ctx, LuaFile.Kind kind, LuaTable mt) {
+        ctx.memory().charge(64); // the userdata and its payload
+        return new Userdata(new LuaFile(kind), mt);
+    }
+}

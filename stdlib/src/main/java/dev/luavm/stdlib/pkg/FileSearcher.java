@@ -1,0 +1,54 @@
+package dev.luavm.stdlib.pkg;
+
+import dev.luavm.host.ModuleFiles;
+import dev.luavm.lib.CallContext;
+import dev.luavm.meter.Sizes;
+import dev.luavm.value.Builtin;
+import dev.luavm.value.LuaFunction;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaValues;
+
+/**
+ * {@code searcher_Lua} over the host's module directories ({@link ModuleFiles}): the first of
+ * {@code package.path}'s candidates that is a module file inside them is read (size charged to
+ * the memory meter and the byte rule first), stripped as {@code luaL_loadfile} does
+ * ({@link FileText}) and compiled by the VM's {@code load} in text mode, so binary chunks never
+ * load and compiling pays gas as any {@code load} does. A candidate outside the directories
+ * reads as absent.
+ */
+final class FileSearcher {
+    private FileSearcher() {}
+
+    private static final LuaString PATH = LuaString.of("path");
+
+    static final Builtin SEARCHER = Builtin.of("searcher_Lua", c -> {
+        LuaString name = c.checkString(1);
+        Object path = c.index(c.registry().get(Registry.PACKAGE), PATH);
+        if (!(path instanceof LuaString p)) throw c.error("'package.path' must be a string");
+        Object found = SearchPath.search(c, SearchPath.cString(c, name), SearchPath.cString(c, p),
+                new byte[] {'.'}, new byte[] {'/'});
+        if (!(found instanceof String filename)) return c.ret(found); // the "no file" lines
+        ModuleFiles files = c.host().moduleFiles();
+        long size = files.size(filename);
+        if (size < 0) throw loadError(c, name, filename, "cannot read " + filename);
+        c.memory().charge(Sizes.string(size));
+        c.chargeBytes(size); // read; compiling it is charged by load
+        byte[] source = files.read(filename, size);
+        if (source == null) throw loadError(c, name, filename, "cannot read " + filename);
+        Object load = c.registry().get(Registry.LOAD);
+        if (load == null) throw loadError(c, name, filename, "no compiler in this sandbox");
+        LuaString text = LuaString.wrap(FileText.strip(source));
+        Object[] r = c.call(load, text, LuaString.of("@" + filename), LuaString.of("t"));
+        Object chunk = r.length > 0 ? r[0] : null;
+        if (!(chunk instanceof LuaFunction)) {
+            Object why = r.length > 1 ? r[1] : null;
+            throw loadError(c, name, filename, why instanceof LuaString s ? s.toString() : LuaValues.typeName(why));
+        }
+        return c.ret(chunk, c.newString(filename));
+    });
+
+    /** {@code checkload}'s message. */
+    private static RuntimeException loadError(CallContext c, LuaString name, String filename, String why) {
+        return c.error("error loading module '" + name + "' from file '" + filename + "':\n\t" + why);
+    }
+}
