@@ -276,8 +276,8 @@ public final class LuaVM {
         return auditSink;
     }
 
-    ValueConverter converter(Object owner, dev.luavm.meter.MemoryMeter meter) {
-        return new ValueConverter(owner, meter, conversionDepth, conversionElements, binaryStrings);
+    ValueConverter converter(ValueConverter.Handles handles, dev.luavm.meter.MemoryMeter meter) {
+        return new ValueConverter(handles, meter, conversionDepth, conversionElements, binaryStrings);
     }
 
     /** Settings shared by the sandboxes of one runtime. */
