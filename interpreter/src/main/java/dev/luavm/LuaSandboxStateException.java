@@ -18,6 +18,7 @@ public class LuaSandboxStateException extends LuaException {
         BROKEN
     }
 
+    /** why the sandbox refused */
     private final Reason reason;
 
     LuaSandboxStateException(Reason reason, String message) {

@@ -83,6 +83,7 @@ public final class LuaVM {
         return builder().build();
     }
 
+    /** A builder of a runtime: default limits, policy, audit sink, conversion bounds, bundles. */
     public static Builder builder() {
         return new Builder();
     }
@@ -113,10 +114,12 @@ public final class LuaVM {
         return new Sandbox.Builder(this);
     }
 
+    /** A sandbox of this runtime with {@code caps} and the runtime's default limits. */
     public Sandbox sandbox(Capabilities caps) {
         return sandbox().capabilities(caps).build();
     }
 
+    /** A sandbox of this runtime with {@code caps} and {@code limits}. */
     public Sandbox sandbox(Capabilities caps, Limits limits) {
         return sandbox().capabilities(caps).limits(limits).build();
     }
@@ -136,6 +139,7 @@ public final class LuaVM {
         return compile(chunkName, source.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** {@link #compile(String, String)} for source bytes (Lua source need not be UTF-8). */
     public CompiledChunk compile(String chunkName, byte[] source) {
         Prototype p = compile(chunkName, source, limits.sourceBytes(), new HostCompile(limits.gas(), compileMemory));
         return new CompiledChunk(displayName(chunkName), p, dev.luavm.audit.Digests.sha256(source));
@@ -357,6 +361,7 @@ public final class LuaVM {
             return this;
         }
 
+        /** The runtime; finds the capability bundles now. */
         public LuaVM build() {
             return new LuaVM(this);
         }

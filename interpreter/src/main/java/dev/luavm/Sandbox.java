@@ -528,14 +528,17 @@ public final class Sandbox implements AutoCloseable {
         return buffer == null ? "" : buffer.toString(StandardCharsets.UTF_8);
     }
 
+    /** The sandbox's name, as in audit logs and policies. */
     public String name() {
         return name;
     }
 
+    /** What the sandbox was granted. */
     public Capabilities capabilities() {
         return capabilities;
     }
 
+    /** The sandbox's limits. */
     public Limits limits() {
         return limits;
     }
@@ -603,6 +606,7 @@ public final class Sandbox implements AutoCloseable {
             return this;
         }
 
+        /** Where print writes: a stream (written on the sandbox's thread, never closed by it). */
         public Builder output(java.io.OutputStream out) {
             return output(OutputSink.of(out));
         }
@@ -643,6 +647,11 @@ public final class Sandbox implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The sandbox, with its libraries installed.
+         *
+         * @throws LuaLimitException the libraries do not fit in the memory limit (MEMORY)
+         */
         public Sandbox build() {
             return new Sandbox(this);
         }
