@@ -178,6 +178,23 @@ class JavaApiTest {
         }
     }
 
+    @Test
+    void aHostFunctionReadsTypedArguments() {
+        Capabilities caps = Capabilities.standard().toBuilder()
+                .grant("total", "sums a list of ints", call -> {
+                    int[] xs = call.arg(0, int[].class);
+                    int scale = call.arg(1, int.class);
+                    return Arrays.stream(xs).sum() * scale;
+                }).build();
+        try (Sandbox sb = LuaVM.newSandbox(caps, Limits.defaults())) {
+            assertEquals(12L, sb.eval("return total({1, 2, 3}, 2)"));
+            assertEquals("input:1: bad argument #2 to 'total' (cannot convert Lua float 0.5 to int: number has no "
+                    + "integer representation)", assertThrows(LuaScriptException.class,
+                    () -> sb.eval("return total({1}, 0.5)")).getMessage());
+            assertEquals(false, sb.eval("return (pcall(total, {1, 'x'}, 1))"));
+        }
+    }
+
     // ------------------------------------------------------------------ handles
 
     @Test
