@@ -35,13 +35,13 @@ import java.util.Set;
  *
  * <h2>Architecture</h2>
  * <ul>
- *   <li>{@link Capabilities}: what a sandbox may use; bundles are {@link Library} implementations
+ *   <li>{@link Capabilities}: what a sandbox may use; bundles are {@code Library} implementations
  *       found with {@link ServiceLoader} (the stdlib module), host functions are granted one by
  *       one and called through the one {@link dev.luavm.host.HostGateway}, governed by a
  *       {@link HostCallPolicy} and written to an audit log ({@link dev.luavm.audit.AuditSink});</li>
- *   <li>{@link Limits}: gas (the VM's per-instruction costs, {@link dev.luavm.bytecode.OpCode#gas},
- *       plus library work), memory ({@link dev.luavm.meter.MemoryMeter} with the live-heap walk
- *       {@link dev.luavm.meter.LiveHeapWalker}), call depth, output, time;</li>
+ *   <li>{@link Limits}: gas (the VM's per-instruction costs, {@code dev.luavm.bytecode.OpCode#gas},
+ *       plus library work), memory ({@code dev.luavm.meter.MemoryMeter} with the live-heap walk
+ *       {@code dev.luavm.meter.LiveHeapWalker}), call depth, output, time;</li>
  *   <li>{@link ValueConverter}: values between Java and Lua, bounded both ways;</li>
  *   <li>errors: {@link LuaException} and its subclasses.</li>
  * </ul>

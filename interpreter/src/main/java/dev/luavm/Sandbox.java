@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * One isolated Lua world: its own globals, registry, string metatable, random generator,
  * meters and output. Nothing is shared with other sandboxes except what is immutable: compiled
  * code, library builtins and keys. Library tables are copied from a template built once per
- * {@link LuaVM} ({@link dev.luavm.lib.TableTemplate}), so each sandbox writes only its own copy.
+ * {@link LuaVM} ({@code dev.luavm.lib.TableTemplate}), so each sandbox writes only its own copy.
  *
  * <h2>Runs</h2>
  * Each {@link #eval}, {@link #run} or {@link #call} is a <em>run</em>. The time limit and the

@@ -68,7 +68,7 @@ public interface ArgConstraint {
     /**
      * A string in which the Lua pattern finds a match, as {@code string.find(value, pattern)}
      * would: anchor it ({@code "^INV%-%d+$"}) to constrain the whole value. The matcher is the
-     * standard library's, found through {@link ServiceLoader} ({@link LuaPatterns}).
+     * standard library's, found through {@link ServiceLoader} ({@code LuaPatterns}).
      *
      * @throws IllegalStateException when no implementation is on the class path (the stdlib
      *                               module is missing): a grant never silently skips a check
