@@ -169,7 +169,8 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /**
-     * Compiles and runs {@code code}; {@code args} are the chunk's {@code ...}.
+     * Compiles and runs {@code code}; {@code args} are the chunk's {@code ...}. With two strings,
+     * the first is always the chunk name: {@code eval("return ...", "x")} runs "x".
      *
      * @param chunkName the name messages show ("job.lua" gives {@code job.lua:3:})
      * @param code Lua source text
