@@ -68,6 +68,7 @@ public final class Capabilities {
      */
     public record Grant(String path, String description, HostFunction function, Safety safety, List<Param> params,
                         List<Param> returns, List<String> effects, Redactor redactor, String example) {
+        /** Checks the parts and copies the lists. */
         public Grant {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(description, "description");
@@ -139,6 +140,7 @@ public final class Capabilities {
         return STANDARD;
     }
 
+    /** A builder starting from nothing granted. */
     public static Builder builder() {
         return new Builder();
     }
@@ -192,6 +194,7 @@ public final class Capabilities {
             return bundles(List.of(names));
         }
 
+        /** Grants the bundles named, in order (see {@link LuaVM#availableBundles()}). */
         public Builder bundles(Iterable<String> names) {
             for (String n : names) {
                 Objects.requireNonNull(n, "bundle name");
@@ -261,6 +264,7 @@ public final class Capabilities {
             if (text.indexOf('\n') >= 0) throw new IllegalArgumentException(what + " must be one line");
         }
 
+        /** The capabilities granted so far (the builder may go on). */
         public Capabilities build() {
             return new Capabilities(new LinkedHashSet<>(bundles), new LinkedHashMap<>(grants));
         }
@@ -294,6 +298,7 @@ public final class Capabilities {
                 this.description = description;
             }
 
+            /** The grant's safety class (default {@link Safety#UNSAFE}). */
             public Declaration safety(Safety s) {
                 this.safety = Objects.requireNonNull(s, "safety");
                 return this;

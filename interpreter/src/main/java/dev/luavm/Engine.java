@@ -103,6 +103,11 @@ final class Engine {
         state.cancel();
     }
 
+    /** True when {@link #cancel()} came since this run started. */
+    boolean cancelled() {
+        return gas.isCancelled();
+    }
+
     /** Ends the run now with {@code limit} (for the output limit, enforced by the host environment). */
     RuntimeException terminate(LuaLimitException.Limit limit) {
         LuaTermination.Reason reason = switch (limit) {

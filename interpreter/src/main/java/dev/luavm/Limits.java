@@ -18,12 +18,19 @@ import java.util.Objects;
  * </ul>
  */
 public final class Limits {
+    /** Default gas for a sandbox's life: 100,000,000 units. */
     public static final long DEFAULT_GAS = 100_000_000L;
+    /** Default cap on the memory a script holds: 64 MiB. */
     public static final long DEFAULT_MEMORY = 64L << 20;
+    /** Default depth of nested Lua calls. */
     public static final int DEFAULT_CALL_DEPTH = 200_000;
+    /** Default output per run: 1 MiB. */
     public static final long DEFAULT_OUTPUT = 1L << 20;
+    /** Default wall-clock time per run: 10 seconds. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    /** Default largest chunk accepted: 16 MiB of source. */
     public static final long DEFAULT_SOURCE = 16L << 20;
+    /** Default syntactic nesting: 200 levels, as PUC-Rio Lua. */
     public static final int DEFAULT_PARSE_DEPTH = 200;
 
     private final long gas;
@@ -68,20 +75,34 @@ public final class Limits {
                 Duration.ofDays(365_000), Integer.MAX_VALUE, DEFAULT_PARSE_DEPTH);
     }
 
+    /** These limits with gas {@code v} for the sandbox's life. */
     public Limits withGas(long v) { return new Limits(v, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth); }
+    /** These limits with a memory cap of {@code v} bytes. */
     public Limits withMemory(long v) { return new Limits(gas, v, callDepth, outputBytes, timeout, sourceBytes, parseDepth); }
+    /** These limits with {@code v} levels of nested calls (at least 10). */
     public Limits withCallDepth(int v) { return new Limits(gas, memoryBytes, v, outputBytes, timeout, sourceBytes, parseDepth); }
+    /** These limits with {@code v} bytes of output per run. */
     public Limits withOutput(long v) { return new Limits(gas, memoryBytes, callDepth, v, timeout, sourceBytes, parseDepth); }
+    /** These limits with {@code v} of wall-clock time per run. */
     public Limits withTimeout(Duration v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, v, sourceBytes, parseDepth); }
+    /** These limits accepting chunks of up to {@code v} bytes. */
     public Limits withSourceBytes(long v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, v, parseDepth); }
+    /** These limits with {@code v} levels of syntactic nesting. */
     public Limits withParseDepth(int v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, v); }
 
+    /** Gas for the sandbox's life. */
     public long gas() { return gas; }
+    /** The cap on the memory the script holds, in bytes. */
     public long memoryBytes() { return memoryBytes; }
+    /** The depth of nested calls. */
     public int callDepth() { return callDepth; }
+    /** Output bytes per run. */
     public long outputBytes() { return outputBytes; }
+    /** Wall-clock time per run. */
     public Duration timeout() { return timeout; }
+    /** The largest chunk accepted, in bytes. */
     public long sourceBytes() { return sourceBytes; }
+    /** The syntactic nesting accepted. */
     public int parseDepth() { return parseDepth; }
 
     @Override

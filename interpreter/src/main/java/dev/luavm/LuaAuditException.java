@@ -13,6 +13,12 @@ import dev.luavm.audit.AuditEvent;
 public class LuaAuditException extends LuaException {
     private final transient AuditEvent event;
 
+    /**
+     * For the runtime's audit trail (public only because it lives in another package).
+     *
+     * @param event the event that could not be written
+     * @param cause what the sink threw
+     */
     public LuaAuditException(AuditEvent event, Throwable cause) {
         super("audit log failed (" + (cause == null ? "unknown" : cause.getClass().getSimpleName()
                 + (cause.getMessage() == null ? "" : ": " + LuaScriptException.bound(cause.getMessage())))

@@ -9,7 +9,18 @@ package dev.luavm;
 public class LuaLimitException extends LuaException {
     /** Which limit ended the run. */
     public enum Limit {
-        GAS("gas"), MEMORY("memory"), TIME("time"), OUTPUT("output"), DEPTH("depth"), CANCELLED("cancelled");
+        /** The sandbox's gas budget is spent (for good: later runs end the same way). */
+        GAS("gas"),
+        /** The script's memory would exceed the cap. */
+        MEMORY("memory"),
+        /** The run's wall-clock time is up. */
+        TIME("time"),
+        /** The run wrote more than its output limit. */
+        OUTPUT("output"),
+        /** Calls nested deeper than the call-depth limit. */
+        DEPTH("depth"),
+        /** {@link Sandbox#cancel()} ended the run. */
+        CANCELLED("cancelled");
 
         /** the lower-case name used in messages and on the command line */
         public final String label;
@@ -19,17 +30,19 @@ public class LuaLimitException extends LuaException {
         }
     }
 
+    /** which limit ended the run */
     private final Limit limit;
 
-    public LuaLimitException(Limit limit) {
+    LuaLimitException(Limit limit) {
         this(limit, null);
     }
 
-    public LuaLimitException(Limit limit, Throwable cause) {
+    LuaLimitException(Limit limit, Throwable cause) {
         super(messageFor(limit), cause);
         this.limit = limit;
     }
 
+    /** Which limit ended the run. */
     public Limit limit() {
         return limit;
     }

@@ -19,14 +19,17 @@ public class LuaScriptException extends LuaException {
     public static final int MAX_MESSAGE = 4096;
 
     private final transient Object value;
+    /** the chunk of the error's position, or null */
     private final String chunkName;
+    /** the line of the error's position, or -1 */
     private final int line;
+    /** the Lua stack at the error, as debug.traceback shows it */
     private final String luaTraceback;
     /** the raised Lua value and the sandbox it lives in, for {@link Sandbox#errorMessage} */
     transient Object luaValue;
     transient Object sandbox;
 
-    public LuaScriptException(String message, Object value, String chunkName, int line, String luaTraceback,
+    LuaScriptException(String message, Object value, String chunkName, int line, String luaTraceback,
                               Throwable cause) {
         super(bound(message), cause);
         this.value = value;

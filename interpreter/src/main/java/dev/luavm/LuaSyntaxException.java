@@ -5,7 +5,7 @@ package dev.luavm;
  * reports it. Also raised for sources over {@link Limits#sourceBytes()} and binary chunks.
  */
 public class LuaSyntaxException extends LuaScriptException {
-    public LuaSyntaxException(String message, String chunkName, int line) {
+    LuaSyntaxException(String message, String chunkName, int line) {
         super(message, message, chunkName, line, "", null);
     }
 

@@ -35,13 +35,13 @@ import java.util.Set;
  *
  * <h2>Architecture</h2>
  * <ul>
- *   <li>{@link Capabilities}: what a sandbox may use; bundles are {@link Library} implementations
+ *   <li>{@link Capabilities}: what a sandbox may use; bundles are {@code Library} implementations
  *       found with {@link ServiceLoader} (the stdlib module), host functions are granted one by
  *       one and called through the one {@link dev.luavm.host.HostGateway}, governed by a
  *       {@link HostCallPolicy} and written to an audit log ({@link dev.luavm.audit.AuditSink});</li>
- *   <li>{@link Limits}: gas (the VM's per-instruction costs, {@link dev.luavm.bytecode.OpCode#gas},
- *       plus library work), memory ({@link dev.luavm.meter.MemoryMeter} with the live-heap walk
- *       {@link dev.luavm.meter.LiveHeapWalker}), call depth, output, time;</li>
+ *   <li>{@link Limits}: gas (the VM's per-instruction costs, {@code dev.luavm.bytecode.OpCode#gas},
+ *       plus library work), memory ({@code dev.luavm.meter.MemoryMeter} with the live-heap walk
+ *       {@code dev.luavm.meter.LiveHeapWalker}), call depth, output, time;</li>
  *   <li>{@link ValueConverter}: values between Java and Lua, bounded both ways;</li>
  *   <li>errors: {@link LuaException} and its subclasses.</li>
  * </ul>
@@ -83,6 +83,7 @@ public final class LuaVM {
         return builder().build();
     }
 
+    /** A builder of a runtime: default limits, policy, audit sink, conversion bounds, bundles. */
     public static Builder builder() {
         return new Builder();
     }
@@ -113,10 +114,12 @@ public final class LuaVM {
         return new Sandbox.Builder(this);
     }
 
+    /** A sandbox of this runtime with {@code caps} and the runtime's default limits. */
     public Sandbox sandbox(Capabilities caps) {
         return sandbox().capabilities(caps).build();
     }
 
+    /** A sandbox of this runtime with {@code caps} and {@code limits}. */
     public Sandbox sandbox(Capabilities caps, Limits limits) {
         return sandbox().capabilities(caps).limits(limits).build();
     }
@@ -136,6 +139,7 @@ public final class LuaVM {
         return compile(chunkName, source.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** {@link #compile(String, String)} for source bytes (Lua source need not be UTF-8). */
     public CompiledChunk compile(String chunkName, byte[] source) {
         Prototype p = compile(chunkName, source, limits.sourceBytes(), new HostCompile(limits.gas(), compileMemory));
         return new CompiledChunk(displayName(chunkName), p, source.clone()); // hashed when an audit log asks
@@ -291,8 +295,8 @@ public final class LuaVM {
         return auditSink;
     }
 
-    ValueConverter converter(Object owner, dev.luavm.meter.MemoryMeter meter) {
-        return new ValueConverter(owner, meter, conversionDepth, conversionElements, binaryStrings);
+    ValueConverter converter(ValueConverter.Handles handles, dev.luavm.meter.MemoryMeter meter) {
+        return new ValueConverter(handles, meter, conversionDepth, conversionElements, binaryStrings);
     }
 
     /** Settings shared by the sandboxes of one runtime. */
@@ -372,6 +376,7 @@ public final class LuaVM {
             return this;
         }
 
+        /** The runtime; finds the capability bundles now. */
         public LuaVM build() {
             return new LuaVM(this);
         }

@@ -12,6 +12,10 @@ import java.io.UncheckedIOException;
  */
 @FunctionalInterface
 public interface OutputSink {
+    /**
+     * Takes {@code length} bytes of output from {@code bytes} at {@code offset}; called on the
+     * sandbox's thread, and must not keep the array.
+     */
     void write(byte[] bytes, int offset, int length);
 
     /** Passes on what the sink holds back ({@code io.flush}); by default there is nothing to do. */

@@ -5,6 +5,7 @@ import dev.luavm.audit.AuditTrail;
 import dev.luavm.audit.Digests;
 import dev.luavm.host.HostCallPolicy;
 import dev.luavm.host.HostGateway;
+import dev.luavm.host.Results;
 import dev.luavm.host.ValueConverter;
 import dev.luavm.lib.Library;
 import dev.luavm.meter.LiveHeapWalker;
@@ -32,7 +33,7 @@ import java.util.regex.Pattern;
  * One isolated Lua world: its own globals, registry, string metatable, random generator,
  * meters and output. Nothing is shared with other sandboxes except what is immutable: compiled
  * code, library builtins and keys. Library tables are copied from a template built once per
- * {@link LuaVM} ({@link dev.luavm.lib.TableTemplate}), so each sandbox writes only its own copy.
+ * {@link LuaVM} ({@code dev.luavm.lib.TableTemplate}), so each sandbox writes only its own copy.
  *
  * <h2>Runs</h2>
  * Each {@link #eval}, {@link #run} or {@link #call} is a <em>run</em>. The time limit and the
@@ -44,18 +45,22 @@ import java.util.regex.Pattern;
  * <em>spends</em> the sandbox: the budget is gone, so every later run ends at once with
  * {@link LuaLimitException.Limit#GAS}. Memory and depth errors are ordinary Lua errors and leave
  * the sandbox usable.
- * Results come back as Java values (see
- * {@link ValueConverter} for the rules; in short: integers Long, floats Double, strings String
- * (byte[] when not UTF-8), sequences List, other tables Map, functions {@link LuaHandle}).
+ * Results come back as {@link Results}, a list of Java values (see {@link ValueConverter} for
+ * the rules; in short: integers Long, floats Double, strings String (byte[] when not UTF-8),
+ * sequences List, other tables Map, functions {@link LuaHandle}), with typed access by the
+ * rules of {@link TypedAccess}: {@link #evalAs}, {@link Results#first(Class)},
+ * {@link #getGlobal(String, Class)}.
  *
  * <h2>Threads</h2>
  * A sandbox is used by one thread at a time; a second thread calling in while a run is in
- * progress gets an {@link IllegalStateException}. {@link #cancel()} and {@link #close()} may be
+ * progress gets a {@link LuaSandboxStateException} (BUSY), as does any use after
+ * {@link #close()} (CLOSED). {@link #cancel()} and {@link #close()} may be
  * called from any thread. Cancellation is per run: a cancel while a run is in progress ends that
  * run promptly wherever it is (a loop, a pattern match, a sort, a host function: the latter is
  * interrupted) with {@link LuaLimitException.Limit#CANCELLED}, unless the run finishes first
  * (then the cancel is dropped); a cancel while no run is in progress ends the next run, at its
- * start, and only that one. After a cancelled run the sandbox is usable again.
+ * start, and only that one; so does a cancel that lands while a run is starting, before its
+ * code. After a cancelled run the sandbox is usable again.
  *
  * <h2>Output</h2>
  * {@code print} writes to the {@link OutputSink} chosen with {@link Builder#output}; by default
@@ -63,7 +68,10 @@ import java.util.regex.Pattern;
  *
  * <h2>Errors</h2>
  * A run ends with a result, a {@link LuaScriptException} (uncaught Lua error), or a
- * {@link LuaLimitException}. Nothing of the script runs after a run returns or throws.
+ * {@link LuaLimitException}; a sandbox that cannot run throws {@link LuaSandboxStateException}.
+ * Every failure of a method of this class is a {@link LuaException}, except programming errors
+ * in the arguments (a null name or code: {@link NullPointerException}). Nothing of the script
+ * runs after a run returns or throws.
  */
 public final class Sandbox implements AutoCloseable {
     private static final AtomicLong IDS = new AtomicLong();
@@ -98,7 +106,7 @@ public final class Sandbox implements AutoCloseable {
         this.capabilities = b.capabilities;
         this.limits = b.limits != null ? b.limits : vm.defaultLimits();
         this.meter = new MemoryMeter(limits.memoryBytes());
-        this.converter = vm.converter(this, meter);
+        this.converter = vm.converter(new Handles(), meter);
         OutputSink sink = b.output;
         if (sink == null) {
             buffer = new ByteArrayOutputStream();
@@ -153,36 +161,106 @@ public final class Sandbox implements AutoCloseable {
 
     // ------------------------------------------------------------------ runs
 
-    /** Compiles and runs {@code code} (chunk name "input"); returns the chunk's first result or null. */
+    /**
+     * Compiles and runs {@code code} (chunk name "input").
+     *
+     * @param code Lua source text
+     * @return the chunk's first result converted to Java, or null when it returns none
+     * @throws LuaException the chunk did not compile, raised an error, was ended by a limit, or
+     *         the sandbox could not run (see {@link LuaException} for the kinds)
+     */
     public Object eval(String code) {
         return eval("input", code);
     }
 
-    /** Compiles and runs {@code code}; returns the chunk's first result, or null when it returns none. */
-    public Object eval(String chunkName, String code) {
-        return first(evalAll(chunkName, code));
+    /**
+     * Compiles and runs {@code code}; {@code args} are the chunk's {@code ...}. With two strings,
+     * the first is always the chunk name: {@code eval("return ...", "x")} runs "x".
+     *
+     * @param chunkName the name messages show ("job.lua" gives {@code job.lua:3:})
+     * @param code Lua source text
+     * @param args the chunk's arguments, converted to Lua
+     * @return the chunk's first result converted to Java, or null when it returns none
+     * @throws LuaException as {@link #eval(String)}
+     */
+    public Object eval(String chunkName, String code, Object... args) {
+        return evalAll(chunkName, code, args).first();
     }
 
-    /** Compiles and runs {@code code}; returns all the chunk's results. */
-    public List<Object> evalAll(String chunkName, String code) {
+    /**
+     * Compiles and runs {@code code} (chunk name "input") and converts its first result to
+     * {@code type} by the rules of {@link TypedAccess}: {@code int n = sb.evalAs("return 6 * 7", int.class)}.
+     *
+     * @param <T> the requested type
+     * @param code Lua source text
+     * @param type the Java type wanted
+     * @return the first result as {@code type} (none reads as nil)
+     * @throws LuaConversionException the result does not convert to {@code type}
+     * @throws LuaException as {@link #eval(String)}
+     */
+    public <T> T evalAs(String code, Class<T> type) {
+        return evalAll("input", code).first(type);
+    }
+
+    /**
+     * Compiles and runs {@code code} with arguments and converts its first result to {@code type}.
+     *
+     * @param <T> the requested type
+     * @param chunkName the name messages show
+     * @param code Lua source text
+     * @param type the Java type wanted
+     * @param args the chunk's {@code ...}, converted to Lua
+     * @return the first result as {@code type} (none reads as nil)
+     * @throws LuaConversionException the result does not convert to {@code type}
+     * @throws LuaException as {@link #eval(String)}
+     */
+    public <T> T evalAs(String chunkName, String code, Class<T> type, Object... args) {
+        return evalAll(chunkName, code, args).first(type);
+    }
+
+    /**
+     * Compiles and runs {@code code}; {@code args} are the chunk's {@code ...}.
+     *
+     * @param chunkName the name messages show
+     * @param code Lua source text
+     * @param args the chunk's arguments, converted to Lua
+     * @return all the chunk's results
+     * @throws LuaException as {@link #eval(String)}
+     */
+    public Results evalAll(String chunkName, String code, Object... args) {
         Objects.requireNonNull(code, "code");
         byte[] src = code.getBytes(StandardCharsets.UTF_8);
         return execute(new RunSource("eval", LuaVM.displayName(chunkName), () -> Digests.sha256(src)),
                 () -> engine.load(LuaVM.compile(chunkName, src, limits.sourceBytes(), engine.compileMeter())),
-                new Object[0]);
+                args);
     }
 
-    /** Runs a chunk compiled with {@link LuaVM#compile}; {@code args} are the chunk's {@code ...}. */
-    public List<Object> run(CompiledChunk chunk, Object... args) {
+    /**
+     * Runs a chunk compiled with {@link LuaVM#compile}.
+     *
+     * @param chunk the compiled chunk (from any runtime)
+     * @param args the chunk's {@code ...}, converted to Lua
+     * @return all the chunk's results
+     * @throws LuaException as {@link #eval(String)}
+     */
+    public Results run(CompiledChunk chunk, Object... args) {
         Objects.requireNonNull(chunk, "chunk");
         return execute(new RunSource("run", chunk.name(), chunk::sourceSha256), () -> engine.load(chunk.prototype()), args);
     }
 
     /**
-     * Calls the function held by global {@code name} (a dotted path such as {@code "app.handle"}
-     * reads nested tables, without metamethods) with {@code args} converted to Lua.
+     * Calls the function at {@code name} with {@code args} converted to Lua. The name is a path
+     * (see {@link #getGlobal(String)} for the rule): {@code "app.handle"} is field
+     * {@code handle} of global {@code app}.
+     *
+     * @param name a global's name or a dotted path
+     * @param args the arguments, converted to Lua
+     * @return all the function's results
+     * @throws LuaScriptException nothing callable is there ("attempt to call a nil value
+     *         (global 'app.handle')"), or the function raised an error
+     * @throws LuaException as {@link #eval(String)}
      */
-    public List<Object> call(String name, Object... args) {
+    public Results call(String name, Object... args) {
         Objects.requireNonNull(name, "name");
         return execute(new RunSource("call", name, () -> null), () -> {
             Object fn = rawPath(name);
@@ -191,22 +269,83 @@ public final class Sandbox implements AutoCloseable {
         }, args);
     }
 
-    /** Reads a global (a dotted path reads nested tables), without metamethods, converted to Java. */
+    /** {@link LuaHandle#call}: a run calling the handle's function. */
+    Results callHandle(LuaHandle handle, Object[] args) {
+        return execute(new RunSource("call", "(" + handle.type() + " handle)", () -> null), () -> handle.valueFor(this),
+                args);
+    }
+
+    /**
+     * Reads the value at {@code name}, converted to Java.
+     *
+     * <p><b>Names.</b> {@code getGlobal}, {@code setGlobal} and {@code call} read a name the
+     * same way, as grants of host functions do: split at each dot into a path of table fields,
+     * so {@code "cfg.limit"} is field {@code limit} of the table in global {@code cfg}; a name
+     * without dots is a global. Fields are read and written raw (no metamethods run). Reading
+     * through a step that is nil or not a table gives nil. A global whose own name contains a
+     * dot is not reachable by these methods (use {@code _G["a.b"]} in Lua).
+     *
+     * @param name a global's name or a dotted path
+     * @return the value converted to Java, or null for nil
+     * @throws LuaConversionException the value cannot be converted (cyclic, too deep, too big)
+     * @throws LuaSandboxStateException the sandbox is closed or running
+     */
     public Object getGlobal(String name) {
+        Objects.requireNonNull(name, "name");
         synchronized (runLock) {
-            checkUsable();
-            if (runner != null) throw new IllegalStateException("sandbox is running");
+            checkIdle();
             return converter.toJava(rawPath(name));
         }
     }
 
-    /** Sets a global, converting {@code value} to Lua (its memory counts against the sandbox's cap). */
+    /**
+     * Reads the value at {@code name} (see {@link #getGlobal(String)}) converted to {@code type}
+     * by the rules of {@link TypedAccess}.
+     *
+     * @param <T> the requested type
+     * @param name a global's name or a dotted path
+     * @param type the Java type wanted
+     * @return the value as {@code type}
+     * @throws LuaConversionException the value does not convert to {@code type}
+     * @throws LuaSandboxStateException the sandbox is closed or running
+     */
+    public <T> T getGlobal(String name, Class<T> type) {
+        return TypedAccess.as(getGlobal(name), type);
+    }
+
+    /**
+     * Sets the value at {@code name}, converting {@code value} to Lua (its memory counts against
+     * the sandbox's cap). The name is a path (see {@link #getGlobal(String)}): missing tables
+     * along it are created, so {@code setGlobal("cfg.limit", 5)} makes {@code cfg} a table if it
+     * was nil; a step holding something other than a table fails.
+     *
+     * @param name a global's name or a dotted path
+     * @param value the value; null sets nil
+     * @throws LuaConversionException the value cannot be converted, or a step of the path is
+     *         not a table
+     * @throws LuaLimitException the value does not fit in the sandbox's memory (MEMORY)
+     * @throws LuaSandboxStateException the sandbox is closed or running
+     */
     public void setGlobal(String name, Object value) {
+        Objects.requireNonNull(name, "name");
         synchronized (runLock) {
-            checkUsable();
-            if (runner != null) throw new IllegalStateException("sandbox is running");
+            checkIdle();
             try {
-                engine.globals().put(converter.luaString(name), converter.toLua(value));
+                String[] parts = name.split("\\.", -1);
+                LuaTable t = engine.globals();
+                for (int i = 0; i < parts.length - 1; i++) {
+                    LuaString key = converter.luaString(parts[i]);
+                    Object next = t.get(key);
+                    if (next == null) {
+                        next = new LuaTable(meter);
+                        t.put(key, next);
+                    } else if (!(next instanceof LuaTable)) {
+                        throw new LuaConversionException("cannot set '" + name + "': '"
+                                + String.join(".", Arrays.copyOf(parts, i + 1)) + "' is not a table");
+                    }
+                    t = (LuaTable) next;
+                }
+                t.put(converter.luaString(parts[parts.length - 1]), converter.toLua(value));
             } catch (LuaError e) {
                 throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
             }
@@ -236,6 +375,19 @@ public final class Sandbox implements AutoCloseable {
         return cur;
     }
 
+    /** The sandbox's side of handle conversion: its handles, and only its own taken back. */
+    private final class Handles implements ValueConverter.Handles {
+        @Override
+        public Object wrap(Object luaValue, String type) {
+            return new LuaHandle(Sandbox.this, luaValue, type);
+        }
+
+        @Override
+        public Object unwrap(LuaHandle handle) {
+            return handle.valueFor(Sandbox.this);
+        }
+    }
+
     private interface FunctionSupplier {
         Object get();
     }
@@ -243,14 +395,17 @@ public final class Sandbox implements AutoCloseable {
     /** What a run executes, for its audit log: eval, run or call; the chunk or function; the source's SHA-256. */
     private record RunSource(String kind, String chunk, Supplier<String> sha256) {}
 
-    private List<Object> execute(RunSource source, FunctionSupplier target, Object[] args) {
+    private Results execute(RunSource source, FunctionSupplier target, Object[] args) {
         Thread me = Thread.currentThread();
         boolean cancelledBeforeStart;
         synchronized (runLock) {
             checkUsable();
             if (runner != null) {
-                throw new IllegalStateException(runner == me ? "sandbox is already running (re-entrant call)"
-                        : "sandbox is in use by another thread");
+                throw runner == me
+                        ? new LuaSandboxStateException(LuaSandboxStateException.Reason.REENTRANT,
+                                "sandbox is already running (re-entrant call)")
+                        : new LuaSandboxStateException(LuaSandboxStateException.Reason.BUSY,
+                                "sandbox is in use by another thread");
             }
             // under the lock, so a cancel() lands either before this run (pending) or during it
             cancelledBeforeStart = cancelPending;
@@ -261,14 +416,15 @@ public final class Sandbox implements AutoCloseable {
         }
         if (buffer != null) buffer.reset();
         long start = System.nanoTime();
-        List<Object> results = null;
+        Results results = null;
         Throwable failure = null;
         try {
             audit.begin(source.kind(), source.chunk(), source.sha256(), Arrays.asList(args), capabilities, limits,
                     env.randomSeed(), env.currentTimeMillis()); // fails closed: no log, no run
             env.startRun(limits.outputBytes(), () -> { throw engine.terminate(LuaLimitException.Limit.OUTPUT); });
-            // a cancel() that came while the sandbox was idle ends this run, before any of its code
-            if (cancelledBeforeStart) throw new LuaLimitException(LuaLimitException.Limit.CANCELLED);
+            // a cancel() that came while the sandbox was idle, or since this run began, ends it
+            // before any of its code (a short run would otherwise finish before the VM's next poll)
+            if (cancelledBeforeStart || engine.cancelled()) throw new LuaLimitException(LuaLimitException.Limit.CANCELLED);
             return results = runTranslated(target, args);
         } catch (RuntimeException | Error e) {
             failure = e;
@@ -287,12 +443,12 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /** Runs the target; the VM's errors and signals become the API's exceptions. */
-    private List<Object> runTranslated(FunctionSupplier target, Object[] args) {
+    private Results runTranslated(FunctionSupplier target, Object[] args) {
         try {
             Object fn = target.get();
             Object[] luaArgs = converter.toLuaAll(Arrays.asList(args));
             Object[] results = engine.call(fn, luaArgs);
-            return converter.toJavaAll(results, 0, results.length);
+            return new Results(converter.toJavaAll(results, 0, results.length));
         } catch (LuaException e) {
             throw e;
         } catch (LuaError e) {
@@ -401,10 +557,6 @@ public final class Sandbox implements AutoCloseable {
         return "(error object is a " + dev.luavm.value.LuaValues.typeName(value) + " value)";
     }
 
-    private static Object first(List<Object> results) {
-        return results.isEmpty() ? null : results.get(0);
-    }
-
     // ------------------------------------------------------------------ control
 
     /**
@@ -442,14 +594,17 @@ public final class Sandbox implements AutoCloseable {
         return buffer == null ? "" : buffer.toString(StandardCharsets.UTF_8);
     }
 
+    /** The sandbox's name, as in audit logs and policies. */
     public String name() {
         return name;
     }
 
+    /** What the sandbox was granted. */
     public Capabilities capabilities() {
         return capabilities;
     }
 
+    /** The sandbox's limits. */
     public Limits limits() {
         return limits;
     }
@@ -462,8 +617,19 @@ public final class Sandbox implements AutoCloseable {
     }
 
     private void checkUsable() {
-        if (closed) throw new IllegalStateException("sandbox is closed");
-        if (broken != null) throw new IllegalStateException("sandbox is unusable: " + broken);
+        if (closed) throw new LuaSandboxStateException(LuaSandboxStateException.Reason.CLOSED, "sandbox is closed");
+        if (broken != null) {
+            throw new LuaSandboxStateException(LuaSandboxStateException.Reason.BROKEN, "sandbox is unusable: " + broken);
+        }
+    }
+
+    /** For host access between runs: usable, and no run in progress. Holds runLock. */
+    private void checkIdle() {
+        checkUsable();
+        if (runner != null) {
+            throw new LuaSandboxStateException(runner == Thread.currentThread() ? LuaSandboxStateException.Reason.REENTRANT
+                    : LuaSandboxStateException.Reason.BUSY, "sandbox is running");
+        }
     }
 
     @Override
@@ -509,6 +675,7 @@ public final class Sandbox implements AutoCloseable {
             return this;
         }
 
+        /** Where print writes: a stream (written on the sandbox's thread, never closed by it). */
         public Builder output(java.io.OutputStream out) {
             return output(OutputSink.of(out));
         }
@@ -572,6 +739,11 @@ public final class Sandbox implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The sandbox, with its libraries installed.
+         *
+         * @throws LuaLimitException the libraries do not fit in the memory limit (MEMORY)
+         */
         public Sandbox build() {
             return new Sandbox(this);
         }

@@ -1,6 +1,7 @@
 package dev.luavm.threats;
 
 import dev.luavm.LuaLimitException.Limit;
+import dev.luavm.LuaSandboxStateException;
 import dev.luavm.Sandbox;
 import org.junit.jupiter.api.Test;
 
@@ -103,8 +104,8 @@ class T02CpuOutsideTheMainLoopTest {
             Sandbox sb = sandbox();
             sb.eval("co = coroutine.wrap(function() while true do coroutine.yield() ran = (ran or 0) + 1 end end) co()");
             sb.close();
-            assertThrows(IllegalStateException.class, () -> sb.eval("co()"));
-            assertThrows(IllegalStateException.class, () -> sb.call("co"));
+            assertThrows(LuaSandboxStateException.class, () -> sb.eval("co()"));
+            assertThrows(LuaSandboxStateException.class, () -> sb.call("co"));
         });
     }
 }

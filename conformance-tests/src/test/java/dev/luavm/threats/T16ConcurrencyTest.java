@@ -5,6 +5,7 @@ import dev.luavm.CompiledChunk;
 import dev.luavm.Limits;
 import dev.luavm.LuaLimitException;
 import dev.luavm.LuaLimitException.Limit;
+import dev.luavm.LuaSandboxStateException;
 import dev.luavm.LuaVM;
 import dev.luavm.Sandbox;
 import org.junit.jupiter.api.Test;
@@ -180,7 +181,8 @@ class T16ConcurrencyTest {
             });
             t.start();
             while (!sb.isRunning()) Thread.onSpinWait();
-            assertThrows(IllegalStateException.class, () -> sb.eval("return 1"));
+            LuaSandboxStateException busy = assertThrows(LuaSandboxStateException.class, () -> sb.eval("return 1"));
+            assertEquals(LuaSandboxStateException.Reason.BUSY, busy.reason());
             sb.cancel();
             t.join(10_000);
         }

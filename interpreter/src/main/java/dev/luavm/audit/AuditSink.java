@@ -12,5 +12,11 @@ package dev.luavm.audit;
  */
 @FunctionalInterface
 public interface AuditSink {
+    /**
+     * Records one event.
+     *
+     * @param event the event, immutable
+     * @throws Exception the event could not be recorded: the run stops (fails closed)
+     */
     void write(AuditEvent event) throws Exception;
 }

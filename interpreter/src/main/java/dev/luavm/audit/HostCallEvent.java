@@ -49,6 +49,7 @@ public record HostCallEvent(String sandbox, long run, long seq, String function,
         RUN_ENDED
     }
 
+    /** Copies the lists (nil values kept as a marker). */
     public HostCallEvent {
         args = List.copyOf(args == null ? List.of() : nullSafe(args));
         results = List.copyOf(results == null ? List.of() : nullSafe(results));

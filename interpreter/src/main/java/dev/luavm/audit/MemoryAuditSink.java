@@ -24,6 +24,7 @@ public final class MemoryAuditSink implements AuditSink {
         return out;
     }
 
+    /** Forgets the events kept so far. */
     public synchronized void clear() {
         events.clear();
     }

@@ -19,6 +19,7 @@ import java.util.Map;
 public record RunStarted(String sandbox, long run, String kind, String chunk, String sourceSha256,
                          String inputsDigest, List<String> capabilities, Map<String, Object> limits,
                          long randomSeed, long clockMillis) implements AuditEvent {
+    /** Copies the capability list and the limits. */
     public RunStarted {
         capabilities = List.copyOf(capabilities);
         limits = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(limits));

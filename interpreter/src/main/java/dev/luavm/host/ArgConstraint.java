@@ -45,10 +45,12 @@ public interface ArgConstraint {
         return new Range(min, max);
     }
 
+    /** An integer or float of at most {@code max}. */
     static ArgConstraint atMost(long max) {
         return new Range(Long.MIN_VALUE, max);
     }
 
+    /** An integer or float of at least {@code min}. */
     static ArgConstraint atLeast(long min) {
         return new Range(min, Long.MAX_VALUE);
     }
@@ -66,7 +68,7 @@ public interface ArgConstraint {
     /**
      * A string in which the Lua pattern finds a match, as {@code string.find(value, pattern)}
      * would: anchor it ({@code "^INV%-%d+$"}) to constrain the whole value. The matcher is the
-     * standard library's, found through {@link ServiceLoader} ({@link LuaPatterns}).
+     * standard library's, found through {@link ServiceLoader} ({@code LuaPatterns}).
      *
      * @throws IllegalStateException when no implementation is on the class path (the stdlib
      *                               module is missing): a grant never silently skips a check
@@ -89,7 +91,9 @@ public interface ArgConstraint {
         private PatternHolder() {}
     }
 
+    /** A number from {@code min} to {@code max} inclusive ({@link #range(long, long)}). */
     record Range(Number min, Number max) implements ArgConstraint {
+        /** Refuses an empty range. */
         public Range {
             if (compare(min, max) > 0) throw new IllegalArgumentException("empty range " + min + ".." + max);
         }
@@ -128,7 +132,9 @@ public interface ArgConstraint {
         }
     }
 
+    /** One of a fixed set of values ({@link #oneOf(Object...)}). */
     record OneOf(List<Object> values) implements ArgConstraint {
+        /** Keeps the values in order, each once; only strings, numbers and booleans. */
         public OneOf {
             Set<Object> set = new LinkedHashSet<>();
             for (Object v : values) {
@@ -166,7 +172,9 @@ public interface ArgConstraint {
         }
     }
 
+    /** A string of {@code min} to {@code max} bytes ({@link #length(int, int)}). */
     record Length(int min, int max) implements ArgConstraint {
+        /** Refuses a negative or empty range. */
         public Length {
             if (min < 0 || min > max) throw new IllegalArgumentException("bad length range " + min + ".." + max);
         }
@@ -200,6 +208,7 @@ public interface ArgConstraint {
         }
     }
 
+    /** A string matching a Lua pattern ({@link #pattern(String)}). */
     record Pattern(String pattern, LuaPatterns matcher) implements ArgConstraint {
         @Override
         public String check(String param, Object value, CallContext c) {

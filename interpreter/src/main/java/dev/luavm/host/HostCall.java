@@ -168,6 +168,24 @@ public final class HostCall implements CallRequest {
         throw badArgument(i, "number", v);
     }
 
+    /**
+     * Argument {@code i} (0-based) converted to {@code type} by the rules of
+     * {@link dev.luavm.TypedAccess} ({@code call.arg(0, int.class)}, {@code call.arg(1, String[].class)}).
+     *
+     * @param <T> the requested type
+     * @param i the argument's position, from 0
+     * @param type the Java type wanted
+     * @return the argument as {@code type}; an absent argument reads as nil
+     * @throws HostFunctionException "bad argument #1 to 'f' (cannot convert ...)", for the script to see
+     */
+    public <T> T arg(int i, Class<T> type) throws HostFunctionException {
+        try {
+            return dev.luavm.TypedAccess.as(arg(i), type);
+        } catch (dev.luavm.LuaConversionException e) {
+            throw new HostFunctionException("bad argument #" + (i + 1) + " to '" + grant.path() + "' (" + e.getMessage() + ")");
+        }
+    }
+
     /** Argument {@code i} (0-based) as a double. */
     public double doubleArg(int i) throws HostFunctionException {
         Object v = arg(i);

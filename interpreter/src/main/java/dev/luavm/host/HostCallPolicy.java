@@ -26,7 +26,14 @@ public interface HostCallPolicy {
     /** What the policy says about one call. Immutable. */
     final class Decision {
         /** The three answers. */
-        public enum Kind { ALLOW, DENY, ASK }
+        public enum Kind {
+            /** The call runs. */
+            ALLOW,
+            /** The call fails with a Lua error naming the reason. */
+            DENY,
+            /** An {@link Operator} decides, within the run's time. */
+            ASK
+        }
 
         private static final Decision ALLOW = new Decision(Kind.ALLOW, "allowed", null);
 
@@ -60,6 +67,7 @@ public interface HostCallPolicy {
             return new Decision(Kind.ASK, "operator asked", Objects.requireNonNull(operator, "operator"));
         }
 
+        /** Which of the three answers. */
         public Kind kind() {
             return kind;
         }
@@ -85,6 +93,12 @@ public interface HostCallPolicy {
         }
     }
 
+    /**
+     * Decides one call of an UNSAFE host function, on the sandbox's thread, before it runs.
+     *
+     * @param request the call: grant, arguments, counts, position
+     * @return the decision
+     */
     Decision check(CallRequest request);
 
     /** Lets every granted function run: granting is the only control (the default). */

@@ -15,5 +15,12 @@ package dev.luavm.host;
  */
 @FunctionalInterface
 public interface HostFunction {
+    /**
+     * Runs the function.
+     *
+     * @param call the arguments and the sandbox services of this call
+     * @return the result (null for nil), or {@link Results} for several
+     * @throws Exception becomes a Lua error (see above)
+     */
     Object call(HostCall call) throws Exception;
 }

@@ -6,6 +6,11 @@ package dev.luavm.host;
  * {@code chunk:line:} of the calling Lua code is prepended, as for {@code error()}.
  */
 public class HostFunctionException extends Exception {
+    /**
+     * An error whose message the script sees as written.
+     *
+     * @param message the message
+     */
     public HostFunctionException(String message) {
         super(message, null, false, false);
     }

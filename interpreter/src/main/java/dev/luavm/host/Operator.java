@@ -20,11 +20,24 @@ import java.util.concurrent.Executor;
  */
 @FunctionalInterface
 public interface Operator {
+    /**
+     * Hands one call over for an answer; runs on the sandbox's thread and should not block.
+     *
+     * @param request an immutable view of the call
+     * @return the answer, when it comes
+     */
     CompletionStage<HostCallPolicy.Decision> ask(CallRequest request);
 
     /** A blocking answer, such as reading a console. */
     @FunctionalInterface
     interface Blocking {
+        /**
+         * Answers one call, on the executor given to {@link #blocking}.
+         *
+         * @param request an immutable view of the call
+         * @return the answer
+         * @throws Exception counts as a denial
+         */
         HostCallPolicy.Decision answer(CallRequest request) throws Exception;
     }
 

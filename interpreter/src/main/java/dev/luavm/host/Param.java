@@ -18,6 +18,7 @@ public record Param(String name, String type, String description, List<ArgConstr
     private static final List<String> TYPES =
             List.of("nil", "boolean", "number", "integer", "string", "table", "function", "userdata", "any");
 
+    /** Checks the name and the type. */
     public Param {
         Objects.requireNonNull(name, "parameter name");
         Objects.requireNonNull(type, "parameter type");

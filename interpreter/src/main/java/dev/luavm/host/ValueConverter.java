@@ -42,7 +42,8 @@ import java.util.function.LongConsumer;
  * </pre>
  * Lua to Java: nil null, boolean Boolean, integer Long, float Double, string String when it is
  * valid UTF-8 and byte[] otherwise (or always byte[] in binary mode), a table whose keys are
- * exactly 1..n (n at least 1) an unmodifiable-shape {@code ArrayList}, any other table a
+ * exactly 1..n an {@code ArrayList} (an empty table only when it has an array part: it was
+ * made from a Java list or array, or has held sequence items), any other table a
  * {@code LinkedHashMap} in traversal order (a string key that is not valid UTF-8 becomes a
  * String of one char per byte, ISO-8859-1, since byte[] keys are useless in a Java map),
  * userdata its payload, a function or coroutine a
@@ -64,7 +65,7 @@ public final class ValueConverter {
     /** Largest nesting depth any configuration may ask for. */
     public static final int DEPTH_CEILING = 1000;
 
-    private final Object owner;
+    private final Handles handles;
     private final MemoryMeter meter;
     private final int maxDepth;
     private final long maxElements;
@@ -74,12 +75,57 @@ public final class ValueConverter {
     /** Charges nothing: for conversions the host does for itself, between runs. */
     private static final LongConsumer FREE = units -> { };
 
-    public ValueConverter(Object owner, MemoryMeter meter, int maxDepth, long maxElements, boolean binaryStrings) {
+    /**
+     * How values with no Java counterpart (functions, coroutines) cross: the sandbox makes its
+     * {@link LuaHandle}s and takes back only its own. Internal: the sandbox provides it.
+     */
+    public interface Handles {
+        /** Refuses functions and coroutines both ways (for converters with no sandbox). */
+        Handles NONE = new Handles() {
+            @Override
+            public Object wrap(Object luaValue, String type) {
+                throw new LuaConversionException("a " + type + " cannot be converted here");
+            }
+
+            @Override
+            public Object unwrap(LuaHandle handle) {
+                throw new LuaConversionException("a " + handle.type() + " handle cannot be converted here");
+            }
+        };
+
+        /**
+         * The handle standing for a Lua function or coroutine.
+         *
+         * @param luaValue the Lua value
+         * @param type its Lua type name
+         * @return the handle
+         */
+        Object wrap(Object luaValue, String type);
+
+        /**
+         * The Lua value a handle stands for, if it belongs to this sandbox.
+         *
+         * @param handle the handle
+         * @return the Lua value
+         */
+        Object unwrap(LuaHandle handle);
+    }
+
+    /**
+     * A converter for one sandbox.
+     *
+     * @param handles how functions and coroutines cross
+     * @param meter the sandbox's memory meter, charged for what Java to Lua makes
+     * @param maxDepth nesting bound, 1 to {@link #DEPTH_CEILING}
+     * @param maxElements values per conversion
+     * @param binaryStrings every Lua string to Java as byte[]
+     */
+    public ValueConverter(Handles handles, MemoryMeter meter, int maxDepth, long maxElements, boolean binaryStrings) {
         if (maxDepth < 1 || maxDepth > DEPTH_CEILING) {
             throw new IllegalArgumentException("conversion depth must be in 1.." + DEPTH_CEILING + ": " + maxDepth);
         }
         if (maxElements < 1) throw new IllegalArgumentException("conversion elements must be positive");
-        this.owner = owner;
+        this.handles = handles;
         this.meter = meter;
         this.maxDepth = maxDepth;
         this.maxElements = maxElements;
@@ -205,7 +251,7 @@ public final class ValueConverter {
             if (v instanceof LuaTable t) return table(t, depth);
             if (v instanceof Userdata u) return u.payload();
             String type = v instanceof LuaFunction ? "function" : "thread";
-            return new LuaHandle(owner, v, type);
+            return handles.wrap(v, type);
         }
 
         private Object table(LuaTable t, int depth) {
@@ -224,7 +270,8 @@ public final class ValueConverter {
                 if (keys.size() > maxElements) throw tooManyElements();
             }
             Object result;
-            if (sequence && !keys.isEmpty()) {
+            // an empty table with an array part (made from a Java list, or it held a sequence) stays a list
+            if (sequence && (!keys.isEmpty() || t.arrayCapacity() > 0)) {
                 List<Object> list = new ArrayList<>(vals.size());
                 for (Object x : vals) list.add(convert(x, depth + 1));
                 result = list;
@@ -295,7 +342,7 @@ public final class ValueConverter {
             }
             if (v instanceof LuaString s) return s;
             if (v instanceof Enum<?> e) return luaString(e.name());
-            if (v instanceof LuaHandle h) return h.valueFor(owner);
+            if (v instanceof LuaHandle h) return handles.unwrap(h);
             if (v instanceof HostFunction f && gateway != null) return gateway.wrap("(host callback)", f);
             if (v instanceof Map<?, ?> || v instanceof Collection<?> || v instanceof Record || isArray(v)) {
                 return structure(v, depth);
@@ -330,7 +377,8 @@ public final class ValueConverter {
                 }
             } else {
                 List<?> items = v instanceof Collection<?> c ? new ArrayList<>(c) : arrayItems(v);
-                t = new LuaTable(meter, items.size(), 0);
+                // at least one array slot: an empty list comes back as a List, not a Map (see ToJava)
+                t = new LuaTable(meter, Math.max(1, items.size()), 0);
                 long i = 1;
                 for (Object item : items) t.putInt(i++, convert(item, depth + 1));
             }

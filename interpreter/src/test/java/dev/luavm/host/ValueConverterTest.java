@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ValueConverterTest {
     private final MemoryMeter meter = new MemoryMeter(1 << 24);
-    private final ValueConverter conv = new ValueConverter(new Object(), meter, 50, 10_000, false);
+    private final ValueConverter conv = new ValueConverter(ValueConverter.Handles.NONE, meter, 50, 10_000, false);
 
     record Vendor(String name, int id, List<String> tags) {}
 
@@ -46,7 +46,7 @@ class ValueConverterTest {
         Object lua = conv.toLua(raw);
         assertEquals(3, ((LuaString) lua).length());
         assertArrayEquals(raw, (byte[]) conv.toJava(lua));
-        ValueConverter binary = new ValueConverter(new Object(), meter, 50, 100, true);
+        ValueConverter binary = new ValueConverter(ValueConverter.Handles.NONE, meter, 50, 100, true);
         assertArrayEquals("ok".getBytes(), (byte[]) binary.toJava(LuaString.of("ok")));
     }
 
@@ -131,7 +131,7 @@ class ValueConverterTest {
         conv.toLua(m);
         assertTrue(meter.totalCharged() - before >= 1000);
         MemoryMeter tiny = new MemoryMeter(500);
-        ValueConverter c = new ValueConverter(new Object(), tiny, 50, 100, false);
+        ValueConverter c = new ValueConverter(ValueConverter.Handles.NONE, tiny, 50, 100, false);
         assertThrows(dev.luavm.vm.LuaError.class, () -> c.toLua("y".repeat(10_000)));
     }
 }
