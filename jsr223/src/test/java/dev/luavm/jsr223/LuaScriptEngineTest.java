@@ -159,9 +159,9 @@ class LuaScriptEngineTest {
     @Test
     void badSettingsAreScriptExceptions() {
         ScriptEngine e = lua();
-        e.put(EngineSettings.CAPABILITIES, "base,io");
+        e.put(EngineSettings.CAPABILITIES, "base,files");
         ScriptException x = assertThrows(ScriptException.class, () -> e.eval("return 1"));
-        assertTrue(x.getMessage().contains("unknown capability bundle 'io'"), x.getMessage());
+        assertTrue(x.getMessage().contains("unknown capability bundle 'files'"), x.getMessage());
         ScriptEngine g = lua();
         g.put(EngineSettings.GAS, "lots");
         x = assertThrows(ScriptException.class, () -> g.eval("return 1"));
