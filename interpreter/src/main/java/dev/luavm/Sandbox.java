@@ -216,6 +216,7 @@ public final class Sandbox implements AutoCloseable {
             if (runner != null) throw new IllegalStateException("sandbox is running");
             try {
                 engine.globals().put(converter.luaString(name), converter.toLua(value));
+                audit.recordGlobal(name, value); // what entered the sandbox, for a replay
             } catch (LuaError e) {
                 throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
             }

@@ -112,6 +112,20 @@ public final class AuditTrail {
         }
         write(new Recorded(sandbox, run, Recorded.Kind.INPUTS, 0, new java.util.ArrayList<Object>(inputs), false));
         write(new Recorded(sandbox, run, Recorded.Kind.ZONE, 0, List.of(zone), false));
+        for (java.util.ArrayList<Object> g : globals) write(new Recorded(sandbox, run, Recorded.Kind.GLOBAL, 0, g, false));
+        globals.clear();
+    }
+
+    /** globals the host set since the last run, recorded at the next run's start */
+    private final List<java.util.ArrayList<Object>> globals = new java.util.ArrayList<>();
+
+    /** The host set a global between runs: recorded (in full) with the next run's start, when recording. */
+    public void recordGlobal(String name, Object value) {
+        if (!recording) return;
+        java.util.ArrayList<Object> g = new java.util.ArrayList<>(2);
+        g.add(name);
+        g.add(value);
+        globals.add(g);
     }
 
     /** A String when {@code b} is valid UTF-8 (readable in the log), else the bytes. */

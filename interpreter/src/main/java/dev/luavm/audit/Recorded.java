@@ -8,8 +8,8 @@ import java.util.List;
  * The recording's full-value channel: what entered the sandbox, in full, so that a
  * {@link dev.luavm.replay.Replayer} can run the script again without the host. Written only by a
  * sandbox built with {@code Sandbox.Builder.record(true)}, interleaved with the other events of
- * its run: {@link Kind#SOURCE}, {@link Kind#INPUTS} and {@link Kind#ZONE} right after
- * {@link RunStarted}; {@link Kind#HOST_RESULTS} or {@link Kind#HOST_ERROR} right after each
+ * its run: {@link Kind#SOURCE}, {@link Kind#INPUTS}, {@link Kind#ZONE} and any {@link Kind#GLOBAL}
+ * right after {@link RunStarted}; {@link Kind#HOST_RESULTS} or {@link Kind#HOST_ERROR} right after each
  * {@link HostCallEvent} (same {@code seq}); {@link Kind#CPU_CLOCK} when {@code os.clock} reads a
  * new value; {@link Kind#OUTPUT} just before {@link RunEnded}.
  *
@@ -34,6 +34,8 @@ public record Recorded(String sandbox, long run, Kind kind, long seq, List<Objec
         INPUTS,
         /** values: the time zone id of the sandbox's clock ({@code os.date} without '!') */
         ZONE,
+        /** values: a global's name and value, as the host set it ({@code Sandbox.setGlobal}) since the previous run */
+        GLOBAL,
         /** values: what the host function returned (after the grant's redactor) */
         HOST_RESULTS,
         /** values: the Lua error message the call raised (refused, or the function failed) */

@@ -27,6 +27,14 @@ import java.util.TreeMap;
  * Lines file holding one sandbox, its line numbers), so a divergence points into the log.
  */
 public final class Recording {
+    /** Stands for nil in {@link Run#globals()} (map entries hold no null). */
+    public static final Object NIL = new Object() {
+        @Override
+        public String toString() {
+            return "nil";
+        }
+    };
+
     private final String sandbox;
     private final List<Run> runs;
 
@@ -84,6 +92,7 @@ public final class Recording {
         private byte[] source;
         private List<Object> inputs;
         private String zone;
+        private final List<Map.Entry<String, Object>> globals = new ArrayList<>();
         private final Map<Long, HostCallEvent> calls = new HashMap<>();
         private final Map<Long, List<Object>> results = new HashMap<>();
         private final Map<Long, Boolean> redacted = new HashMap<>();
@@ -110,6 +119,8 @@ public final class Recording {
                     }
                     case INPUTS -> inputs = d.values();
                     case ZONE -> zone = (String) d.values().get(0);
+                    case GLOBAL -> globals.add(Map.entry(String.valueOf(d.values().get(0)), d.values().get(1) == null
+                            ? NIL : d.values().get(1)));
                     case HOST_RESULTS -> {
                         results.put(d.seq(), d.values());
                         redacted.put(d.seq(), d.redacted());
@@ -158,6 +169,11 @@ public final class Recording {
         /** The run's arguments, in full. */
         public List<Object> inputs() {
             return inputs;
+        }
+
+        /** Globals the host set before this run ({@code Sandbox.setGlobal}), in order; a nil value is {@link #NIL}. */
+        public List<Map.Entry<String, Object>> globals() {
+            return List.copyOf(globals);
         }
 
         /** The clock's zone id, or null when not recorded. */

@@ -167,6 +167,9 @@ public final class Replayer {
                 byte[] replaced = sources.get(run.number());
                 if (replaced != null) notes.add("run " + run.number() + ": source replaced");
                 comparator.startRun(run, replaced != null);
+                for (Map.Entry<String, Object> g : run.globals()) {
+                    sandbox.setGlobal(g.getKey(), g.getValue() == Recording.NIL ? null : g.getValue());
+                }
                 replayed++;
                 execute(sandbox, run, replaced);
                 comparator.finishRun();
