@@ -176,7 +176,7 @@ public final class Replayer {
                 if (comparator.divergence() != null) break;
             }
         }
-        return new ReplayResult(comparator.divergence(), replayed, notes);
+        return new ReplayResult(comparator.divergence(), replayed, notes, comparator.ends());
     }
 
     private void execute(Sandbox sandbox, Recording.Run run, byte[] replaced) {
