@@ -119,6 +119,7 @@ public final class Sandbox implements AutoCloseable {
         if (audit.enabled()) env.onClockRead(audit::clockRead);
         if (audit.recording()) {
             env.onCpuClockRead(audit::cpuClockRead);
+            env.onModuleRead(audit::moduleRead);
             env.digestOutput();
         }
         this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,

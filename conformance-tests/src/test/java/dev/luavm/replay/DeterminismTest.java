@@ -182,4 +182,17 @@ class DeterminismTest {
         assertEquals(1, r.divergence().run(), r::toString);
         assertTrue(r.notes().stream().anyMatch(n -> n.contains("redacted")), r.notes()::toString);
     }
+
+    @Test
+    void modulesTheHostResolvedAreRecorded() {
+        MemoryAuditSink log = new MemoryAuditSink();
+        Capabilities caps = Capabilities.builder().standard().bundle("package").build();
+        try (Sandbox sb = LuaVM.create().sandbox().capabilities(caps).audit(log).record(true)
+                .modules(n -> n.equals("greet") ? "return function(x) return 'hi ' .. x .. ' ' .. tostring({}) end" : null)
+                .build()) {
+            sb.eval("print(require('greet')('ann'), pcall(require, 'nope'))");
+        }
+        ReplayResult r = Replayer.replay(LuaVM.create(), Recording.of(log.events()));
+        assertTrue(r.identical(), r::toString);
+    }
 }
