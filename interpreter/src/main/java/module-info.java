@@ -2,7 +2,8 @@
  * luavm: a Lua 5.3 runtime for untrusted scripts. Embedders see only the API packages:
  * {@code dev.luavm} (runtime, sandboxes, capabilities, limits, exceptions), {@code dev.luavm.host}
  * (host functions, policies, results), {@code dev.luavm.audit} (the audit log),
- * {@code dev.luavm.binding} (typed host modules) and {@code dev.luavm.docs} (documentation of
+ * {@code dev.luavm.binding} (typed host modules), {@code dev.luavm.replay} (replaying recorded runs)
+ * and {@code dev.luavm.docs} (documentation of
  * the grants). The VM's
  * innards (compiler, bytecode, values, meters, the library interface) are exported only to the
  * runtime's own modules that build on them.
@@ -20,6 +21,7 @@ module dev.luavm {
     exports dev.luavm.audit;
     exports dev.luavm.binding;
     exports dev.luavm.docs;
+    exports dev.luavm.replay;
 
     // the VM's innards, for the standard library's bundles only
     exports dev.luavm.lib to dev.luavm.stdlib;

@@ -10,14 +10,27 @@ import dev.luavm.bytecode.Prototype;
 public final class CompiledChunk {
     private final String name;
     private final Prototype main;
-    /** the source until its hash is asked for (only audit logs ask): hashing at start-up cost the CLI */
-    private byte[] source;
+    /** the source (hashed when an audit log asks: hashing at start-up cost the CLI; kept for recordings) */
+    private final byte[] source;
     private volatile String sourceSha256;
+    /** the name as given to load ("@script.lua", "=input"), for recordings */
+    private final String loadName;
 
-    CompiledChunk(String name, Prototype main, byte[] source) {
+    CompiledChunk(String name, Prototype main, String loadName, byte[] source) {
         this.name = name;
         this.main = main;
+        this.loadName = loadName;
         this.source = source;
+    }
+
+    /** The chunk name as load saw it ({@code "@script.lua"}, {@code "=input"}): what a replay compiles under. */
+    String loadName() {
+        return loadName;
+    }
+
+    /** The source (not copied: callers must not change it); for recordings. */
+    byte[] source() {
+        return source;
     }
 
     /** Hex SHA-256 of the source the chunk was compiled from (for audit logs). */
@@ -27,7 +40,6 @@ public final class CompiledChunk {
             synchronized (this) {
                 if (sourceSha256 == null) {
                     sourceSha256 = dev.luavm.audit.Digests.sha256(source);
-                    source = null;
                 }
                 h = sourceSha256;
             }

@@ -18,11 +18,14 @@ public final class LuaHandle {
     private final Sandbox owner;
     private final Object value;
     private final String type;
+    /** the value's identity in its sandbox, as Lua's tostring shows it ({@link dev.luavm.value.Identity}) */
+    private final int id;
 
-    LuaHandle(Sandbox owner, Object value, String type) {
+    LuaHandle(Sandbox owner, Object value, String type, int id) {
         this.owner = owner;
         this.value = value;
         this.type = type;
+        this.id = id;
     }
 
     /**
@@ -57,8 +60,9 @@ public final class LuaHandle {
         return value;
     }
 
+    /** The same text as Lua's {@code tostring} of the value in its sandbox ({@code function: 0x0000002a}). */
     @Override
     public String toString() {
-        return type + ": 0x" + Integer.toHexString(System.identityHashCode(value));
+        return type + ": " + dev.luavm.value.Identity.hex(id); // what tostring shows in the sandbox
     }
 }

@@ -142,7 +142,7 @@ public final class LuaVM {
     /** {@link #compile(String, String)} for source bytes (Lua source need not be UTF-8). */
     public CompiledChunk compile(String chunkName, byte[] source) {
         Prototype p = compile(chunkName, source, limits.sourceBytes(), new HostCompile(limits.gas(), compileMemory));
-        return new CompiledChunk(displayName(chunkName), p, source.clone()); // hashed when an audit log asks
+        return new CompiledChunk(displayName(chunkName), p, loadName(chunkName), source.clone()); // hashed when an audit log asks
     }
 
     /**

@@ -66,6 +66,14 @@ import java.util.regex.Pattern;
  * {@code print} writes to the {@link OutputSink} chosen with {@link Builder#output}; by default
  * the output of the latest run is kept in memory and read with {@link #output()}.
  *
+ * <h2>Determinism</h2>
+ * What a script observes depends only on the script, its inputs and what the host injected:
+ * {@code tostring} ids and the {@code pairs} order of reference keys come from per-sandbox
+ * numbers ({@link dev.luavm.value.Identity}), randomness from the seed ({@link Builder#randomSeed}),
+ * time from the clocks ({@link Builder#clock}, {@link Builder#cpuClock}, or
+ * {@link Builder#virtualTime} for none at all). With {@link Builder#record} the audit log becomes
+ * a recording that {@link dev.luavm.replay.Replayer} replays.
+ *
  * <h2>Errors</h2>
  * A run ends with a result, a {@link LuaScriptException} (uncaught Lua error), or a
  * {@link LuaLimitException}; a sandbox that cannot run throws {@link LuaSandboxStateException}.
@@ -115,13 +123,26 @@ public final class Sandbox implements AutoCloseable {
             buffer = null;
         }
         long seed = b.seed != null ? b.seed : vm.freshSeed();
-        this.env = new SandboxEnvironment(b.clock != null ? b.clock : new SystemClock(), seed, sink, b.modules,
+        VirtualClock virtual = b.virtualStart != null ? new VirtualClock(b.virtualStart, b.clock) : null;
+        Clock clock = virtual != null ? virtual : b.clock != null ? b.clock : new SystemClock();
+        this.env = new SandboxEnvironment(clock, seed, sink, b.modules,
                 b.moduleDirectories == null ? null : new dev.luavm.host.ModuleFiles(b.moduleDirectories), b.input,
                 b.errorOutput);
         this.engine = new Engine(meter, env, limits);
         env.onExit(() -> { throw engine.exit(); });
-        this.audit = new AuditTrail(name, b.audit != null ? b.audit : vm.auditSink());
+        if (virtual != null) {
+            virtual.nanos(() -> engine.gasUsed() * VirtualClock.NANOS_PER_GAS);
+            env.cpuClock(() -> engine.gasUsed() * VirtualClock.NANOS_PER_GAS);
+        } else if (b.cpuClock != null) {
+            env.cpuClock(b.cpuClock);
+        }
+        this.audit = new AuditTrail(name, b.audit != null ? b.audit : vm.auditSink(), b.record);
         if (audit.enabled()) env.onClockRead(audit::clockRead);
+        if (audit.recording()) {
+            env.onCpuClockRead(audit::cpuClockRead);
+            env.onModuleRead(audit::moduleRead);
+            env.digestOutput();
+        }
         this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,
                 engine::gasUsed);
         meter.setLiveSizer(new LiveHeapWalker(engine::pushRoots, engine::visitVmObject));
@@ -230,7 +251,8 @@ public final class Sandbox implements AutoCloseable {
     public Results evalAll(String chunkName, String code, Object... args) {
         Objects.requireNonNull(code, "code");
         byte[] src = code.getBytes(StandardCharsets.UTF_8);
-        return execute(new RunSource("eval", LuaVM.displayName(chunkName), () -> Digests.sha256(src)),
+        return execute(new RunSource("eval", LuaVM.displayName(chunkName), () -> Digests.sha256(src),
+                        LuaVM.loadName(chunkName), src),
                 () -> engine.load(LuaVM.compile(chunkName, src, limits.sourceBytes(), engine.compileMeter())),
                 args);
     }
@@ -245,7 +267,8 @@ public final class Sandbox implements AutoCloseable {
      */
     public Results run(CompiledChunk chunk, Object... args) {
         Objects.requireNonNull(chunk, "chunk");
-        return execute(new RunSource("run", chunk.name(), chunk::sourceSha256), () -> engine.load(chunk.prototype()), args);
+        return execute(new RunSource("run", chunk.name(), chunk::sourceSha256, chunk.loadName(), chunk.source()),
+                () -> engine.load(chunk.prototype()), args);
     }
 
     /**
@@ -262,7 +285,7 @@ public final class Sandbox implements AutoCloseable {
      */
     public Results call(String name, Object... args) {
         Objects.requireNonNull(name, "name");
-        return execute(new RunSource("call", name, () -> null), () -> {
+        return execute(new RunSource("call", name, () -> null, null, null), () -> {
             Object fn = rawPath(name);
             if (fn == null) throw LuaError.of("attempt to call a nil value (global '" + name + "')");
             return fn;
@@ -271,7 +294,7 @@ public final class Sandbox implements AutoCloseable {
 
     /** {@link LuaHandle#call}: a run calling the handle's function. */
     Results callHandle(LuaHandle handle, Object[] args) {
-        return execute(new RunSource("call", "(" + handle.type() + " handle)", () -> null), () -> handle.valueFor(this),
+        return execute(new RunSource("call", "(" + handle.type() + " handle)", () -> null, null, null), () -> handle.valueFor(this),
                 args);
     }
 
@@ -346,6 +369,7 @@ public final class Sandbox implements AutoCloseable {
                     t = (LuaTable) next;
                 }
                 t.put(converter.luaString(parts[parts.length - 1]), converter.toLua(value));
+                audit.recordGlobal(name, value); // what entered the sandbox, for a replay
             } catch (LuaError e) {
                 throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
             }
@@ -379,7 +403,7 @@ public final class Sandbox implements AutoCloseable {
     private final class Handles implements ValueConverter.Handles {
         @Override
         public Object wrap(Object luaValue, String type) {
-            return new LuaHandle(Sandbox.this, luaValue, type);
+            return new LuaHandle(Sandbox.this, luaValue, type, dev.luavm.value.Identity.of(luaValue, meter));
         }
 
         @Override
@@ -392,8 +416,8 @@ public final class Sandbox implements AutoCloseable {
         Object get();
     }
 
-    /** What a run executes, for its audit log: eval, run or call; the chunk or function; the source's SHA-256. */
-    private record RunSource(String kind, String chunk, Supplier<String> sha256) {}
+    /** What a run executes, for its audit log: eval, run or call; the chunk or function; the source's SHA-256, load name and bytes (null for a call). */
+    private record RunSource(String kind, String chunk, Supplier<String> sha256, String loadName, byte[] source) {}
 
     private Results execute(RunSource source, FunctionSupplier target, Object[] args) {
         Thread me = Thread.currentThread();
@@ -421,6 +445,7 @@ public final class Sandbox implements AutoCloseable {
         try {
             audit.begin(source.kind(), source.chunk(), source.sha256(), Arrays.asList(args), capabilities, limits,
                     env.randomSeed(), env.currentTimeMillis()); // fails closed: no log, no run
+            audit.recordStart(source.loadName(), source.source(), Arrays.asList(args), env.zoneId());
             env.startRun(limits.outputBytes(), () -> { throw engine.terminate(LuaLimitException.Limit.OUTPUT); });
             // a cancel() that came while the sandbox was idle, or since this run began, ends it
             // before any of its code (a short run would otherwise finish before the VM's next poll)
@@ -433,7 +458,7 @@ public final class Sandbox implements AutoCloseable {
             usage = new Usage(engine.gasUsed(), meter.current(), meter.peak(), env.outputUsed(),
                     Duration.ofNanos(System.nanoTime() - start));
             try {
-                audit.end(results, failure, usage); // the run-ended event, however the run ended
+                audit.end(results, failure, usage, env.outputSha256()); // the run-ended event, however the run ended
             } finally {
                 synchronized (runLock) {
                     runner = null;
@@ -518,7 +543,7 @@ public final class Sandbox implements AutoCloseable {
             if (r.length > 0) c.call(engine.globals().get(key), r);
             return c.ret();
         });
-        execute(new RunSource("run", chunk.name(), chunk::sourceSha256), () -> body, new Object[0]);
+        execute(new RunSource("run", chunk.name(), chunk::sourceSha256, chunk.loadName(), chunk.source()), () -> body, new Object[0]);
     }
 
     /**
@@ -542,7 +567,7 @@ public final class Sandbox implements AutoCloseable {
             Object s = c.call1(tm, value);
             return s instanceof LuaString ? c.ret(s) : c.ret();
         });
-        List<Object> r = execute(new RunSource("tostring", "=(error object)", () -> null), () -> handler, new Object[0]);
+        List<Object> r = execute(new RunSource("tostring", "=(error object)", () -> null, null, null), () -> handler, new Object[0]);
         return !r.isEmpty() && r.get(0) instanceof String s ? s : null;
     }
 
@@ -652,6 +677,9 @@ public final class Sandbox implements AutoCloseable {
         private String name;
         private AuditSink audit;
         private HostCallPolicy policy;
+        private boolean record;
+        private java.util.function.LongSupplier cpuClock;
+        private java.time.Instant virtualStart;
 
         Builder(LuaVM vm) {
             this.vm = vm;
@@ -683,6 +711,33 @@ public final class Sandbox implements AutoCloseable {
         /** The clock behind os.time and os.date, and its zone (default: the system clock). */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock);
+            return this;
+        }
+
+        /**
+         * Also write the recording to the audit log ({@link dev.luavm.audit.Recorded}: source, inputs
+         * and host results in full, os.clock readings, an output digest), so that
+         * {@link dev.luavm.replay.Replayer} can replay the runs. Needs an audit sink. Default false.
+         */
+        public Builder record(boolean record) {
+            this.record = record;
+            return this;
+        }
+
+        /** The clock behind os.clock, in nanoseconds (default: time since the sandbox was created). */
+        public Builder cpuClock(java.util.function.LongSupplier nanos) {
+            this.cpuClock = Objects.requireNonNull(nanos);
+            return this;
+        }
+
+        /**
+         * Deterministic time: os.time and os.date read {@code start} plus the time os.clock shows,
+         * and os.clock shows the gas used ({@value VirtualClock#NANOS_PER_GAS} ns per unit, so 1 s per
+         * 100 million gas), never the host's clocks. With {@link #randomSeed}, a script's output and
+         * gas depend on nothing but the script and its inputs. The zone is {@link #clock}'s, else UTC.
+         */
+        public Builder virtualTime(java.time.Instant start) {
+            this.virtualStart = Objects.requireNonNull(start);
             return this;
         }
 

@@ -29,6 +29,12 @@ final class SandboxEnvironment implements HostEnvironment {
     private long outputUsed;
     private Runnable onOverflow = () -> { };
     private java.util.function.LongConsumer clockReads = t -> { };
+    private java.util.function.LongConsumer cpuClockReads = t -> { };
+    private java.util.function.BiConsumer<String, String> moduleReads = (n, s) -> { };
+    /** what os.clock reads (nanoseconds); null: time since the sandbox was created */
+    private java.util.function.LongSupplier cpuClock;
+    /** the run's output digest when recording, else null */
+    private java.security.MessageDigest outputDigest;
 
     private Runnable onExit = () -> { };
     private int exitStatus;
@@ -64,6 +70,53 @@ final class SandboxEnvironment implements HostEnvironment {
         this.outputLimit = limit;
         this.outputUsed = 0;
         this.onOverflow = onOverflow;
+        if (outputDigest != null) outputDigest.reset();
+    }
+
+    /** Digest every run's output (for the recording's {@code OUTPUT} event). */
+    void digestOutput() {
+        try {
+            outputDigest = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Hex SHA-256 of the run's output so far, or null when not digesting. */
+    String outputSha256() {
+        if (outputDigest == null) return null;
+        try {
+            return java.util.HexFormat.of().formatHex(((java.security.MessageDigest) outputDigest.clone()).digest());
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The zone of the clock behind os.date (recorded for replay). */
+    String zoneId() {
+        return clock.getZone().getId();
+    }
+
+    /** What os.clock reads, in nanoseconds (default: time since the sandbox was created). */
+    void cpuClock(java.util.function.LongSupplier nanos) {
+        this.cpuClock = nanos;
+    }
+
+    /** Who is told of each module source the host resolves for require (the recording keeps them). */
+    void onModuleRead(java.util.function.BiConsumer<String, String> listener) {
+        this.moduleReads = listener;
+    }
+
+    /** Who is told of each os.clock reading (the recording keeps its changes). */
+    void onCpuClockRead(java.util.function.LongConsumer listener) {
+        this.cpuClockReads = listener;
+    }
+
+    @Override
+    public long cpuClockNanos() {
+        long t = cpuClock != null ? cpuClock.getAsLong() : nanoTime();
+        cpuClockReads.accept(t);
+        return t;
     }
 
     long outputUsed() {
@@ -134,11 +187,13 @@ final class SandboxEnvironment implements HostEnvironment {
         long room = outputLimit - outputUsed;
         if (length <= room) {
             outputUsed += length;
+            if (outputDigest != null) outputDigest.update(bytes, offset, length);
             sink.write(bytes, offset, length);
             return;
         }
         if (room > 0) {
             outputUsed += room;
+            if (outputDigest != null) outputDigest.update(bytes, offset, (int) room);
             sink.write(bytes, offset, (int) room);
         }
         onOverflow.run();
@@ -148,6 +203,7 @@ final class SandboxEnvironment implements HostEnvironment {
     @Override
     public byte[] resolveModule(String name) {
         String src = modules == null ? null : modules.apply(name);
+        moduleReads.accept(name, src);
         return src == null ? null : src.getBytes(StandardCharsets.UTF_8);
     }
 

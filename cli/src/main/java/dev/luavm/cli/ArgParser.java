@@ -70,7 +70,7 @@ final class ArgParser {
             o.version = true;
             return i + 1;
         }
-        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path").contains(name)) {
+        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path", "--audit", "--seed").contains(name)) {
             throw new UsageException("unrecognized option '" + a + "'");
         }
         int next = i + 1;
@@ -85,12 +85,25 @@ final class ArgParser {
                 case "--timeout" -> o.timeout = Quantities.parseDuration(value);
                 case "--output" -> o.output = Quantities.parseSize(value);
                 case "--path" -> o.paths.add(value);
+                case "--audit" -> o.audit = value;
+                case "--seed" -> o.seed = parseSeed(value);
                 default -> o.caps = value;
             }
         } catch (IllegalArgumentException e) {
             throw new UsageException(name + ": " + e.getMessage());
         }
         return next;
+    }
+
+    /** A decimal (possibly negative) or 0x-hexadecimal 64-bit seed. */
+    private static long parseSeed(String v) {
+        try {
+            String s = v.trim();
+            if (s.startsWith("0x") || s.startsWith("0X")) return Long.parseUnsignedLong(s.substring(2), 16);
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a 64-bit integer: '" + v + "'");
+        }
     }
 
     static final String USAGE = String.join("\n",
@@ -111,8 +124,15 @@ final class ArgParser {
             "                  (default: standard,package,io,os.exit)",
             "  --path DIR      also let require read DIR/?.lua and DIR/?/init.lua (repeatable; the",
             "                  script's own directory, or '.' without a script, is always searched first)",
+            "  --audit FILE    write the audit log with the recording to FILE (JSON Lines,",
+            "                  replaced if it exists); replay it with 'luavm replay FILE'",
+            "  --seed N        deterministic runs: math.random and table.sort seeded with N, and",
+            "                  virtual time (os.time from 2000-01-01 UTC, os.clock from gas used),",
+            "                  so the same script prints the same bytes and uses the same gas",
+            "                  (default: a fresh seed and the real clocks, recorded by --audit)",
             "  --help          show this help",
             "Without a script: the REPL on a terminal (history in ~/.luavm_history), else stdin is the script.",
-            "Exit status: 0 success, 1 error, 3 a limit ended the run, n after os.exit(n).",
+            "Exit status: 0 success, 1 error, 3 a limit ended the run, n after os.exit(n)",
+            "(luavm replay: 4 a divergence).",
             "");
 }

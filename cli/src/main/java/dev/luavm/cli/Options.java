@@ -16,6 +16,7 @@ import java.util.List;
  *   --            stop handling options
  *   -             stop handling options and run stdin
  *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --path DIR  --help
+ *   --audit FILE  --seed N
  * </pre>
  * {@link #rawArgs} keeps every argument so the {@code arg} table can give the interpreter's
  * own arguments negative indices, as {@code lua.c} does; {@link #scriptIndex} is the script's
@@ -41,6 +42,10 @@ final class Options {
     String caps;
     /** {@code --path DIR}, in order: where require looks after the script's own directory */
     final List<String> paths = new ArrayList<>();
+    /** where the JSON Lines audit log (with the recording) goes, or null */
+    String audit;
+    /** the random seed, which also makes time virtual (deterministic runs); null: a fresh seed, real time */
+    Long seed;
 
     /** Arguments after the script (its {@code ...} and {@code arg[1..n]}). */
     List<String> scriptArgs() {

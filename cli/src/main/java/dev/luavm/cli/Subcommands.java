@@ -13,6 +13,7 @@ final class Subcommands {
         Map<String, Subcommand> m = new LinkedHashMap<>();
         // one line per subcommand: m.put("name", new NameCommand());
         m.put("mcp", new McpCommand());
+        m.put("replay", new ReplayCommand());
         return Map.copyOf(m);
     }
 
