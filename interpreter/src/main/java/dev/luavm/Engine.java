@@ -57,7 +57,9 @@ final class Engine {
         return LiveRoots.visit(o, push);
     }
 
+    /** A closure of {@code p}; the code counts as the sandbox's heap from here on (charged first). */
     Object load(Prototype p) {
+        state.memory().charge(dev.luavm.vm.Load.codeBytes(p));
         return state.load(p);
     }
 

@@ -7,6 +7,7 @@ import dev.luavm.host.HostCallPolicy;
 import dev.luavm.host.HostGateway;
 import dev.luavm.host.ValueConverter;
 import dev.luavm.lib.Library;
+import dev.luavm.meter.Collector;
 import dev.luavm.meter.LiveHeapWalker;
 import dev.luavm.meter.MemoryMeter;
 import dev.luavm.value.LuaString;
@@ -111,12 +112,21 @@ public final class Sandbox implements AutoCloseable {
         if (audit.enabled()) env.onClockRead(audit::clockRead);
         this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,
                 engine::gasUsed);
-        meter.setLiveSizer(new LiveHeapWalker(engine::pushRoots, engine::visitVmObject));
+        Collector collector = new Collector();
+        meter.setCollector(collector);
+        meter.setLiveSizer(new LiveHeapWalker(push -> {
+            engine.pushRoots(push);
+            meter.pushPins(push); // host values being converted, not yet reachable
+        }, engine::visitVmObject, collector));
+        int mark = converter.pinMark();
         try {
             install(vm);
         } catch (LuaError e) {
             throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
+        } finally {
+            converter.unpin(mark);
         }
+        meter.collect(); // start from the exact figure (the VM's own roots, made before any charge)
     }
 
     private void install(LuaVM vm) {
@@ -195,15 +205,28 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    /** Sets a global, converting {@code value} to Lua (its memory counts against the sandbox's cap). */
+    /**
+     * Sets a global, converting {@code value} to Lua: its memory counts against the sandbox's
+     * cap, charged before each piece is built; a value that does not fit is refused with
+     * {@link LuaLimitException.Limit#MEMORY} and the global is left as it was. Setting a global to
+     * null allocates nothing, so it always works, also in a sandbox whose heap is at the cap.
+     */
     public void setGlobal(String name, Object value) {
         synchronized (runLock) {
             checkUsable();
             if (runner != null) throw new IllegalStateException("sandbox is running");
+            if (value == null) {
+                engine.globals().put(LuaString.of(name), null); // removing stores no key
+                return;
+            }
+            int mark = converter.pinMark();
             try {
-                engine.globals().put(converter.luaString(name), converter.toLua(value));
+                LuaString key = converter.luaString(name);
+                engine.globals().put(key, converter.toLua(value));
             } catch (LuaError e) {
                 throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
+            } finally {
+                converter.unpin(mark);
             }
         }
     }
@@ -236,7 +259,7 @@ public final class Sandbox implements AutoCloseable {
             // under the lock, so a cancel() lands either before this run (pending) or during it
             cancelledBeforeStart = cancelPending;
             cancelPending = false;
-            gateway.reset();
+            gateway.reset(limits.timeout());
             engine.startRun(limits.timeout());
             runner = me;
         }
@@ -271,8 +294,15 @@ public final class Sandbox implements AutoCloseable {
     private List<Object> runTranslated(FunctionSupplier target, Object[] args) {
         try {
             Object fn = target.get();
-            Object[] luaArgs = converter.toLuaAll(Arrays.asList(args));
-            Object[] results = engine.call(fn, luaArgs);
+            int mark = converter.pinMark();
+            Object[] results;
+            try {
+                // the arguments stay pinned (counted) for the run: the host holds them for its length
+                Object[] luaArgs = converter.toLuaAll(Arrays.asList(args));
+                results = engine.call(fn, luaArgs);
+            } finally {
+                converter.unpin(mark);
+            }
             return converter.toJavaAll(results, 0, results.length);
         } catch (LuaException e) {
             throw e;
