@@ -54,7 +54,7 @@ final class Engine {
     }
 
     long visitVmObject(Object o, Consumer<Object> push) {
-        return LiveRoots.visit(o, push);
+        return LiveRoots.visit(state, o, push);
     }
 
     /** A closure of {@code p}; the code counts as the sandbox's heap from here on (charged first). */
