@@ -163,6 +163,12 @@ public final class Collector {
             m.propagate();
             converge(m, 0);
         }
+        // closure caches (weak, as PUC's): what only a cache held is forgotten
+        for (dev.luavm.value.LuaClosure c : m.caches) {
+            dev.luavm.value.LuaClosure[] cache = c.childCache;
+            if (cache == null) continue;
+            for (int i = 0; i < cache.length; i++) if (cache[i] != null && !m.seen.containsKey(cache[i])) cache[i] = null;
+        }
         // 4. weak keys with the final marks; weak values of tables met through resurrected objects
         for (int i = 0; i < m.weak.size(); i++) {
             int mode = m.modes.get(i);

@@ -105,6 +105,8 @@ public final class LiveHeapWalker implements MemoryMeter.LiveSizer {
         /** weak tables met, in the order met, with their mode bits */
         final java.util.ArrayList<LuaTable> weak = new java.util.ArrayList<>();
         final java.util.ArrayList<Integer> modes = new java.util.ArrayList<>();
+        /** closures whose child-closure caches are weak (cleared of what the mark did not reach) */
+        final java.util.ArrayList<LuaClosure> caches = new java.util.ArrayList<>();
         long total;
         /** references followed and slots scanned: the walk's cost, charged as gas */
         long effort;
@@ -164,7 +166,12 @@ public final class LiveHeapWalker implements MemoryMeter.LiveSizer {
         if (o instanceof LuaClosure c) {
             for (Upvalue u : c.upvals) push.accept(u);
             push.accept(c.proto);
-            if (c.childCache != null) for (LuaClosure child : c.childCache) push.accept(child);
+            if (c.childCache != null) {
+                // the closure cache is weak for the collector, as PUC's Proto cache: a cached
+                // closure nothing else reaches is dropped from the cache, not kept alive by it
+                if (push instanceof Mark m && collector != null) m.caches.add(c);
+                else for (LuaClosure child : c.childCache) push.accept(child);
+            }
             return Sizes.CLOSURE_HEADER + (long) c.upvals.length * Sizes.REF;
         }
         if (o instanceof Upvalue u) {
