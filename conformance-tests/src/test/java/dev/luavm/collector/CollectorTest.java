@@ -220,4 +220,18 @@ class CollectorTest {
         // reference keys get per-sandbox ids (another branch); what the collector does is compared
         assertEquals(95L, results.get(0).get(1)); // cached (i % 3 == 0) and kept (i % 7 == 0): i % 21 == 0
     }
+
+    @Test
+    void manyObjectsWithFinalizersAreRegisteredInLinearTime() {
+        try (Sandbox sb = VM.sandbox(Capabilities.standard(), Limits.defaults().withTimeout(Duration.ofSeconds(20)))) {
+            long t0 = System.nanoTime();
+            assertEquals(200_000L, sb.eval("gc", String.join("\n",
+                    "local n, mt = 0, {__gc = function() end}",
+                    "local keep = {}",
+                    "for i = 1, 200000 do keep[i] = setmetatable({}, mt) setmetatable(keep[i], mt) end",
+                    "keep = nil collectgarbage()",
+                    "return 200000")));
+            System.out.println("[collector] 200,000 finalizers registered, run: " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        }
+    }
 }

@@ -51,6 +51,8 @@ public final class Collector {
 
     /** objects whose metatable had __gc when it was set, in registration order */
     private final ArrayList<Object> finobj = new ArrayList<>();
+    /** the same objects, for the at-most-once test in constant time */
+    private final java.util.IdentityHashMap<Object, Boolean> marked = new java.util.IdentityHashMap<>();
     /** separated objects waiting for their finalizer, next first */
     private final ArrayDeque<Object> tobefnz = new ArrayDeque<>();
     private int collections;
@@ -85,8 +87,7 @@ public final class Collector {
      */
     public void register(Object o, LuaTable mt) {
         if (mt == null || mt.getStr(GC) == null) return;
-        for (int i = finobj.size() - 1; i >= 0; i--) if (finobj.get(i) == o) return;
-        finobj.add(o);
+        if (marked.put(o, Boolean.TRUE) == null) finobj.add(o);
     }
 
     /** The next object whose finalizer is due, or null; it leaves the queue. */
@@ -151,8 +152,12 @@ public final class Collector {
         int kept = 0;
         for (int i = 0; i < finobj.size(); i++) {
             Object o = finobj.get(i);
-            if (m.seen.containsKey(o)) finobj.set(kept++, o);
-            else separated.add(o);
+            if (m.seen.containsKey(o)) {
+                finobj.set(kept++, o);
+            } else {
+                separated.add(o);
+                marked.remove(o); // finalized once; a later setmetatable may mark it again
+            }
         }
         finobj.subList(kept, finobj.size()).clear();
         m.effort += finobj.size() + separated.size();
