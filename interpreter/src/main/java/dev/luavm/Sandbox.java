@@ -126,7 +126,6 @@ public final class Sandbox implements AutoCloseable {
         } finally {
             converter.unpin(mark);
         }
-        meter.collect(); // start from the exact figure (the VM's own roots, made before any charge)
     }
 
     private void install(LuaVM vm) {
