@@ -54,10 +54,12 @@ final class Engine {
     }
 
     long visitVmObject(Object o, Consumer<Object> push) {
-        return LiveRoots.visit(o, push);
+        return LiveRoots.visit(state, o, push);
     }
 
+    /** A closure of {@code p}; the code counts as the sandbox's heap from here on (charged first). */
     Object load(Prototype p) {
+        state.memory().charge(dev.luavm.vm.Load.codeBytes(p));
         return state.load(p);
     }
 

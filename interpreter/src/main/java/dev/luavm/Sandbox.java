@@ -8,6 +8,7 @@ import dev.luavm.host.HostGateway;
 import dev.luavm.host.Results;
 import dev.luavm.host.ValueConverter;
 import dev.luavm.lib.Library;
+import dev.luavm.meter.Collector;
 import dev.luavm.meter.LiveHeapWalker;
 import dev.luavm.meter.MemoryMeter;
 import dev.luavm.value.Builtin;
@@ -145,11 +146,19 @@ public final class Sandbox implements AutoCloseable {
         }
         this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,
                 engine::gasUsed);
-        meter.setLiveSizer(new LiveHeapWalker(engine::pushRoots, engine::visitVmObject));
+        Collector collector = new Collector();
+        meter.setCollector(collector);
+        meter.setLiveSizer(new LiveHeapWalker(push -> {
+            engine.pushRoots(push);
+            meter.pushPins(push); // host values being converted, not yet reachable
+        }, engine::visitVmObject, collector));
+        int mark = converter.pinMark();
         try {
             install(vm);
         } catch (LuaError e) {
             throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
+        } finally {
+            converter.unpin(mark);
         }
     }
 
@@ -338,7 +347,9 @@ public final class Sandbox implements AutoCloseable {
 
     /**
      * Sets the value at {@code name}, converting {@code value} to Lua (its memory counts against
-     * the sandbox's cap). The name is a path (see {@link #getGlobal(String)}): missing tables
+     * the sandbox's cap, charged before each piece is built; a value that does not fit is refused
+     * and the global is left as it was). Setting null allocates nothing, so it always works, also
+     * in a sandbox whose heap is at the cap. The name is a path (see {@link #getGlobal(String)}): missing tables
      * along it are created, so {@code setGlobal("cfg.limit", 5)} makes {@code cfg} a table if it
      * was nil; a step holding something other than a table fails.
      *
@@ -353,8 +364,18 @@ public final class Sandbox implements AutoCloseable {
         Objects.requireNonNull(name, "name");
         synchronized (runLock) {
             checkIdle();
+            String[] parts = name.split("\\.", -1);
+            if (value == null) {
+                LuaTable t = engine.globals();
+                for (int i = 0; i < parts.length - 1 && t != null; i++) {
+                    t = t.get(LuaString.of(parts[i])) instanceof LuaTable next ? next : null;
+                }
+                if (t != null) t.put(LuaString.of(parts[parts.length - 1]), null); // removing stores no key
+                audit.recordGlobal(name, null);
+                return;
+            }
+            int mark = converter.pinMark();
             try {
-                String[] parts = name.split("\\.", -1);
                 LuaTable t = engine.globals();
                 for (int i = 0; i < parts.length - 1; i++) {
                     LuaString key = converter.luaString(parts[i]);
@@ -372,6 +393,8 @@ public final class Sandbox implements AutoCloseable {
                 audit.recordGlobal(name, value); // what entered the sandbox, for a replay
             } catch (LuaError e) {
                 throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
+            } finally {
+                converter.unpin(mark);
             }
         }
     }
@@ -379,8 +402,7 @@ public final class Sandbox implements AutoCloseable {
     /** The names of the globals whose keys are strings, in traversal order (JSR-223 lists them as its bindings). */
     public java.util.Set<String> globalNames() {
         synchronized (runLock) {
-            checkUsable();
-            if (runner != null) throw new IllegalStateException("sandbox is running");
+            checkIdle();
             java.util.Set<String> out = new java.util.LinkedHashSet<>();
             Object[] kv = new Object[2];
             for (Object k = null; engine.globals().next(k, kv); k = kv[0]) {
@@ -434,7 +456,7 @@ public final class Sandbox implements AutoCloseable {
             // under the lock, so a cancel() lands either before this run (pending) or during it
             cancelledBeforeStart = cancelPending;
             cancelPending = false;
-            gateway.reset();
+            gateway.reset(limits.timeout());
             engine.startRun(limits.timeout());
             runner = me;
         }
@@ -471,8 +493,15 @@ public final class Sandbox implements AutoCloseable {
     private Results runTranslated(FunctionSupplier target, Object[] args) {
         try {
             Object fn = target.get();
-            Object[] luaArgs = converter.toLuaAll(Arrays.asList(args));
-            Object[] results = engine.call(fn, luaArgs);
+            int mark = converter.pinMark();
+            Object[] results;
+            try {
+                // the arguments stay pinned (counted) for the run: the host holds them for its length
+                Object[] luaArgs = converter.toLuaAll(Arrays.asList(args));
+                results = engine.call(fn, luaArgs);
+            } finally {
+                converter.unpin(mark);
+            }
             return new Results(converter.toJavaAll(results, 0, results.length));
         } catch (LuaException e) {
             throw e;

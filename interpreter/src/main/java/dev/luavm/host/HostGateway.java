@@ -72,6 +72,12 @@ public final class HostGateway {
     /** the thread running a host function or waiting for an operator right now, or null (guarded by lock) */
     private Thread hostThread;
     private volatile boolean cancelled;
+    /** set when the run's deadline interrupted a host function (guarded by lock) */
+    private volatile boolean timedOut;
+    private long deadlineNanos;
+    private boolean hasDeadline;
+    /** the pending interrupt at the deadline for the host function running now (guarded by lock) */
+    private java.util.concurrent.ScheduledFuture<?> watchdog;
     private final ArrayDeque<Map.Entry<Object, Throwable>> causes = new ArrayDeque<>();
 
     /**
@@ -206,9 +212,10 @@ public final class HostGateway {
             throw raised(rec, e);
         } catch (InterruptedException e) {
             result = null;
-            if (!cancelled) throw raised(rec, remember(c.error("host function '" + name + "' failed"), e));
+            if (!interruptedByUs()) throw raised(rec, remember(c.error("host function '" + name + "' failed"), e));
         } catch (Exception e) {
             if (isRunSignal(e)) throw (RuntimeException) e;
+            if (interruptedByUs()) safepoint.run(); // an interrupt surfaced as another exception: the run ends
             throw raised(rec, remember(c.error("host function '" + name + "' failed"), e));
         } finally {
             call.finish();
@@ -218,13 +225,20 @@ public final class HostGateway {
         safepoint.run(); // a cancel or the deadline during the host call ends the run here
 
         Object[] lua;
+        int mark = converter.pinMark(); // what is converted counts, even before the script reaches it
         try {
-            lua = converter.toLuaAll(values, c::chargeGas);
-        } catch (LuaConversionException e) {
-            throw raised(rec, c.error("host function '" + name + "' returned an unconvertible value (" + e.getMessage() + ")"));
+            try {
+                lua = converter.toLuaAll(values, c::chargeGas);
+            } catch (LuaConversionException e) {
+                throw raised(rec, c.error("host function '" + name + "' returned an unconvertible value (" + e.getMessage() + ")"));
+            } catch (LuaError e) {
+                throw raised(rec, e); // not enough memory: refused before it was built
+            }
+            rec.outcome = Outcome.RETURNED;
+            return c.retArray(lua, lua.length);
+        } finally {
+            converter.unpin(mark);
         }
-        rec.outcome = Outcome.RETURNED;
-        return c.retArray(lua, lua.length);
     }
 
     /** The policy's decision; a policy that throws or answers nothing denies (the gateway fails closed). */
@@ -312,7 +326,7 @@ public final class HostGateway {
                 } catch (TimeoutException e) {
                     safepoint.run();
                 } catch (InterruptedException e) {
-                    if (!cancelled) return HostCallPolicy.Decision.deny("interrupted while asking the operator");
+                    if (!interruptedByUs()) return HostCallPolicy.Decision.deny("interrupted while asking the operator");
                     Thread.interrupted();
                     safepoint.run();
                 } catch (ExecutionException e) {
@@ -415,15 +429,44 @@ public final class HostGateway {
     private void enter() {
         synchronized (lock) {
             hostThread = Thread.currentThread();
+            long left = deadlineNanos - System.nanoTime();
+            if (hasDeadline) {
+                // the run's deadline interrupts a host function blocked in I/O or waiting, as cancel does
+                if (left <= 0) {
+                    timedOut = true;
+                    hostThread.interrupt();
+                } else {
+                    watchdog = Watchdog.schedule(this::timeUp, left);
+                }
+            }
         }
     }
 
     private void exit() {
         synchronized (lock) {
             hostThread = null;
+            if (watchdog != null) {
+                watchdog.cancel(false);
+                watchdog = null;
+            }
             // an interrupt meant for the host function must not outlive it
-            if (cancelled) Thread.interrupted();
+            if (cancelled || timedOut) Thread.interrupted();
         }
+    }
+
+    /** The watchdog's call at the run's deadline: interrupts the host function still running. */
+    private void timeUp() {
+        synchronized (lock) {
+            if (hostThread != null) {
+                timedOut = true;
+                hostThread.interrupt();
+            }
+        }
+    }
+
+    /** True when cancel or the deadline interrupted the host function (the safepoint then ends the run). */
+    private boolean interruptedByUs() {
+        return cancelled || timedOut;
     }
 
     /** Marks the sandbox cancelled and interrupts a host function that is running. Any thread. */
@@ -437,6 +480,23 @@ public final class HostGateway {
     /** Clears the cancelled mark before a new run. */
     public void reset() {
         cancelled = false;
+        timedOut = false;
+        hasDeadline = false;
+    }
+
+    /**
+     * Clears the cancelled mark before a new run whose deadline is {@code timeout} from now: a
+     * host function still running at the deadline is interrupted, and the run ends with TIME at
+     * the safepoint after it.
+     */
+    public void reset(java.time.Duration timeout) {
+        reset();
+        long now = System.nanoTime();
+        long nanos = timeout.compareTo(java.time.Duration.ofNanos(Long.MAX_VALUE - now)) >= 0 ? -1 : timeout.toNanos();
+        if (nanos >= 0) {
+            deadlineNanos = now + nanos;
+            hasDeadline = true;
+        }
     }
 
     public boolean isCancelled() {

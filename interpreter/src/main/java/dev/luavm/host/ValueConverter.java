@@ -290,9 +290,23 @@ public final class ValueConverter {
 
     // ---------------------------------------------------------------- Java to Lua
 
-    /** Converts one Java value to Lua, charging the sandbox's memory meter. */
+    /**
+     * Converts one Java value to Lua, charging the sandbox's memory meter. What it builds stays
+     * {@link MemoryMeter#pin pinned} (counted by walks although nothing reaches it yet) until
+     * the caller's {@link #unpin}: take a {@link #pinMark} first, unpin once the value is stored.
+     */
     public Object toLua(Object javaValue) {
         return new ToLua(FREE).convert(javaValue, 0);
+    }
+
+    /** See {@link #toLua}: the mark to unpin to once the converted values are reachable. */
+    public int pinMark() {
+        return meter.pinMark();
+    }
+
+    /** Drops the pins of values converted since {@code mark} (they are reachable now, or garbage). */
+    public void unpin(int mark) {
+        meter.unpin(mark);
     }
 
     /** Converts several Java values sharing one element budget. */
@@ -311,14 +325,27 @@ public final class ValueConverter {
         return out;
     }
 
-    /** A Java string as a Lua string (UTF-8), charged to the meter. */
+    /**
+     * A Java string as a Lua string (UTF-8), charged to the meter before it is encoded (at
+     * least one byte per char; the rest once the encoded length is known), and pinned.
+     */
     public LuaString luaString(String s) {
-        return luaBytes(s.getBytes(StandardCharsets.UTF_8));
+        long atLeast = Sizes.string(s.length());
+        meter.charge(atLeast);
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        long more = Sizes.string(bytes.length) - atLeast;
+        if (more > 0) meter.charge(more);
+        LuaString out = LuaString.wrap(bytes);
+        meter.pin(out);
+        return out;
     }
 
+    /** A copy of {@code bytes} as a Lua string, charged before the copy is made, and pinned. */
     private LuaString luaBytes(byte[] bytes) {
         meter.charge(Sizes.string(bytes.length));
-        return LuaString.wrap(bytes);
+        LuaString out = LuaString.wrap(bytes.clone());
+        meter.pin(out);
+        return out;
     }
 
     private final class ToLua extends Walk<Object, LuaTable> {
@@ -338,7 +365,7 @@ public final class ValueConverter {
             }
             if (v instanceof byte[] b) {
                 gas.accept(GasMeter.byteWork(b.length));
-                return luaBytes(b.clone());
+                return luaBytes(b);
             }
             if (v instanceof LuaString s) return s;
             if (v instanceof Enum<?> e) return luaString(e.name());
@@ -348,7 +375,9 @@ public final class ValueConverter {
                 return structure(v, depth);
             }
             meter.charge(Sizes.USERDATA);
-            return new Userdata(v, null);
+            Userdata u = new Userdata(v, null);
+            meter.pin(u);
+            return u;
         }
 
         private Object structure(Object v, int depth) {
@@ -357,6 +386,7 @@ public final class ValueConverter {
             LuaTable t;
             if (v instanceof Map<?, ?> m) {
                 t = new LuaTable(meter, 0, m.size());
+                meter.pin(t); // its entries may start a walk before anything reaches it
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     Object key = convert(e.getKey(), depth + 1);
                     if (key == null) throw new LuaConversionException("map has a null key");
@@ -366,6 +396,7 @@ public final class ValueConverter {
             } else if (v instanceof Record r) {
                 RecordComponent[] parts = r.getClass().getRecordComponents();
                 t = new LuaTable(meter, 0, parts.length);
+                meter.pin(t); // its entries may start a walk before anything reaches it
                 for (RecordComponent p : parts) {
                     Object value;
                     try {
@@ -379,6 +410,7 @@ public final class ValueConverter {
                 List<?> items = v instanceof Collection<?> c ? new ArrayList<>(c) : arrayItems(v);
                 // at least one array slot: an empty list comes back as a List, not a Map (see ToJava)
                 t = new LuaTable(meter, Math.max(1, items.size()), 0);
+                meter.pin(t); // its entries may start a walk before anything reaches it
                 long i = 1;
                 for (Object item : items) t.putInt(i++, convert(item, depth + 1));
             }

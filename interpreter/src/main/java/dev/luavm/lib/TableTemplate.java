@@ -2,6 +2,7 @@ package dev.luavm.lib;
 
 import dev.luavm.meter.MemoryMeter;
 import dev.luavm.meter.Sizes;
+import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
 
 import java.util.function.Consumer;
@@ -28,7 +29,15 @@ public final class TableTemplate {
         MemoryMeter scratch = MemoryMeter.unlimited();
         LuaTable t = new LuaTable(scratch);
         fill.accept(t);
-        return new TableTemplate(t, scratch.totalCharged());
+        // the walk counts the keys and string values in every sandbox (shared objects are counted
+        // per sandbox, as if each had built them), so the copy's charge includes them
+        long strings = 0;
+        for (int i = 0; i < t.slots(); i++) {
+            if (t.valueAt(i) == null) continue;
+            if (t.keyAt(i) instanceof LuaString k) strings += Sizes.string(k.length());
+            if (t.valueAt(i) instanceof LuaString v) strings += Sizes.string(v.length());
+        }
+        return new TableTemplate(t, scratch.totalCharged() + strings);
     }
 
     /** A new table for one sandbox, charged to {@code meter}. */

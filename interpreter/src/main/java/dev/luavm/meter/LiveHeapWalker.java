@@ -61,40 +61,117 @@ public final class LiveHeapWalker implements MemoryMeter.LiveSizer {
 
     private final Roots roots;
     private final Extension extension;
+    /** weak tables, finalizers: the collector's state (null: a plain measuring walk) */
+    private final Collector collector;
+    private long lastWork;
 
     public LiveHeapWalker(Roots roots, Extension extension) {
+        this(roots, extension, null);
+    }
+
+    public LiveHeapWalker(Roots roots, Extension extension, Collector collector) {
         this.roots = roots;
         this.extension = extension;
+        this.collector = collector;
+    }
+
+    @Override
+    public long lastWalkWork() {
+        return lastWork;
     }
 
     @Override
     public long liveBytes() {
-        IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
-        ArrayDeque<Object> work = new ArrayDeque<>();
-        Consumer<Object> push = o -> {
+        Mark m = new Mark();
+        roots.pushRoots(m);
+        if (collector != null) collector.pushRoots(m);
+        m.propagate();
+        if (collector == null) {
+            lastWork = m.effort;
+            return m.total;
+        }
+        collector.collect(m);
+        lastWork = m.effort;
+        return m.total;
+    }
+
+    /**
+     * One mark: the objects reached (by identity), the work stack, the bytes counted, and the
+     * weak tables met, whose weak parts are not followed (see {@link Collector}).
+     */
+    final class Mark implements Consumer<Object> {
+        final IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
+        final ArrayDeque<Object> work = new ArrayDeque<>();
+        /** weak tables met, in the order met, with their mode bits */
+        final java.util.ArrayList<LuaTable> weak = new java.util.ArrayList<>();
+        final java.util.ArrayList<Integer> modes = new java.util.ArrayList<>();
+        /** closures whose child-closure caches are weak (cleared of what the mark did not reach) */
+        final java.util.ArrayList<LuaClosure> caches = new java.util.ArrayList<>();
+        long total;
+        /** references followed and slots scanned: the walk's cost, charged as gas */
+        long effort;
+
+        @Override
+        public void accept(Object o) {
+            effort++;
             if (o != null && !(o instanceof Long || o instanceof Double || o instanceof Boolean)
                     && seen.put(o, Boolean.TRUE) == null) {
-                work.push(o);
+                this.work.push(o);
             }
-        };
-        roots.pushRoots(push);
-        long total = 0;
-        while (!work.isEmpty()) {
-            total += visit(work.pop(), push);
         }
-        return total;
+
+        boolean marked(Object o) {
+            return !Collector.collectable(o) || seen.containsKey(o);
+        }
+
+        void propagate() {
+            while (!work.isEmpty()) {
+                total += visit(work.pop(), this);
+            }
+        }
+
+        /** A table: its strong parts are followed; a weak one is remembered for the collector. */
+        long table(LuaTable t) {
+            int mode = collector == null ? 0 : Collector.weakMode(t);
+            if (mode == 0) {
+                t.forEachReference(this);
+                return t.estimatedBytes();
+            }
+            weak.add(t);
+            modes.add(mode);
+            LuaTable mt = t.getMetatable();
+            if (mt != null) accept(mt);
+            int n = t.slots();
+            effort += n;
+            for (int i = 0; i < n; i++) {
+                Object v = t.valueAt(i);
+                if (v == null) continue;
+                Object k = t.keyAt(i);
+                // what cannot be collected (strings, numbers) is kept and counted either way
+                if ((mode & Collector.WEAK_KEYS) == 0 || !Collector.collectable(k)) accept(k);
+                if ((mode & Collector.WEAK_VALUES) == 0) {
+                    // an ephemeron: the value is followed only once its key is marked (see Collector)
+                    if ((mode & Collector.WEAK_KEYS) == 0 || marked(k)) accept(v);
+                } else if (!Collector.collectable(v)) {
+                    accept(v);
+                }
+            }
+            return t.estimatedBytes();
+        }
     }
 
     private long visit(Object o, Consumer<Object> push) {
         if (o instanceof LuaString s) return Sizes.string(s.length());
-        if (o instanceof LuaTable t) {
-            t.forEachReference(push);
-            return t.estimatedBytes();
-        }
+        if (o instanceof LuaTable t) return ((Mark) push).table(t);
         if (o instanceof LuaClosure c) {
             for (Upvalue u : c.upvals) push.accept(u);
             push.accept(c.proto);
-            if (c.childCache != null) for (LuaClosure child : c.childCache) push.accept(child);
+            if (c.childCache != null) {
+                // the closure cache is weak for the collector, as PUC's Proto cache: a cached
+                // closure nothing else reaches is dropped from the cache, not kept alive by it
+                if (push instanceof Mark m && collector != null) m.caches.add(c);
+                else for (LuaClosure child : c.childCache) push.accept(child);
+            }
             return Sizes.CLOSURE_HEADER + (long) c.upvals.length * Sizes.REF;
         }
         if (o instanceof Upvalue u) {

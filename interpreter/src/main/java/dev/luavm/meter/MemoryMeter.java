@@ -7,23 +7,40 @@ import dev.luavm.value.LuaString;
  * The one memory-accounting choke point of a sandbox (VM rule 2).
  *
  * <p>Every Lua-visible allocation (a string, a table's array or hash part, a closure, a
- * coroutine and its stack, a vararg buffer) calls {@link #charge(long)} with an estimate of
- * its size <em>before</em> the allocation happens, so an over-limit request fails before the
- * JVM is asked for the memory: a script can never drive the host into {@link OutOfMemoryError}.
+ * coroutine and its stack, a vararg buffer, a value converted from the host) calls
+ * {@link #charge(long)} with an estimate of its size <em>before</em> the allocation happens, so
+ * an over-limit request fails before the JVM is asked for the memory: a script can never drive
+ * the host into {@link OutOfMemoryError}.
  *
- * <p>The cap applies to what the script <em>holds</em>, not to what it has churned through.
- * Charges accumulate in {@code sinceTrace}; when {@code live + sinceTrace + request} would pass
- * the cap, the meter asks its {@link LiveSizer} to measure the live Lua heap (a deterministic
- * walk of the object graph from the sandbox roots, independent of the JVM's collector), sets
- * {@code live} to that figure and clears {@code sinceTrace}. Only if the request still does not
- * fit is {@code not enough memory} raised. Because the walk depends only on the Lua object graph
- * and the charges are fixed estimates ({@link Sizes}), the same script reports the same peak on
- * any JVM. The walk costs time proportional to the live heap, so after a walk that found the
- * heap inside the cap, a further walk waits until a slack of {@code cap / 16} bytes has been
- * allocated, keeping the walks' total cost linear in the bytes allocated. The price is that
- * what the script holds may pass the cap by less than the slack before the next walk catches
- * it: the JVM never holds more than {@code cap + cap / 16} of Lua data, and {@link #peak()}
- * may read up to that much.
+ * <h2>The figures</h2>
+ * <ul>
+ *   <li>{@code live}: the bytes the latest walk of the live Lua heap found (a deterministic walk
+ *       of the object graph from the sandbox roots, see {@link LiveHeapWalker});</li>
+ *   <li>{@code sinceTrace}: what was charged since that walk (live or already garbage);</li>
+ *   <li>{@code held}: bytes held outside the Lua heap ({@link #hold}: a compilation in
+ *       progress, a {@code load} reader's pieces), which no walk sees.</li>
+ * </ul>
+ * {@link #current()} = live + sinceTrace + held is never below what the script really holds,
+ * because everything reachable was charged when it was made (values being built and not yet
+ * reachable are {@link #pin pinned}, so a walk in the middle of building them still counts them).
+ * {@link #peak()} is the highest {@code current()} ever reached.
+ *
+ * <h2>The cap is exact</h2>
+ * A charge that would take {@code current()} past the limit first walks the heap (which also
+ * runs the collector's clearing of weak tables, see {@link Collector}); only if the request
+ * still does not fit is {@code not enough memory} raised, and then nothing was charged. So
+ * {@code current()}, and with it {@link #peak()}, never passes the cap, by any amount, and since
+ * both depend only on the Lua object graph and fixed size estimates ({@link Sizes}), the same
+ * script reports the same figures on any JVM. A walk costs time proportional to the live heap;
+ * during a run it is paid for as gas ({@link #WALK_GAS_PER_REFERENCE} per reference followed),
+ * so a script that churns with its heap near the cap pays for the walks its churn causes.
+ *
+ * <h2>Headroom for recovery</h2>
+ * While a run is in progress (a gas meter is {@link #linkGas linked}) allocations stop at
+ * {@code cap - reserve} ({@link #reserveFor}: cap/16, at most 64 KiB); the host's own
+ * allocations between runs (compiling the next chunk, converting arguments and globals) may use
+ * the whole cap. So a sandbox whose script filled its share can still compile and run the code
+ * that frees it ({@code t = nil}), and the host can always {@code setGlobal(name, null)}.
  *
  * <p>A meter without a sizer (no walk possible) treats every charge as live: a conservative
  * cap on total allocation, used where no roots exist (for example while compiling).
@@ -39,31 +56,46 @@ public final class MemoryMeter {
     @FunctionalInterface
     public interface LiveSizer {
         long liveBytes();
+
+        /** References the latest {@link #liveBytes} walk followed (its work, charged as gas). */
+        default long lastWalkWork() {
+            return 0;
+        }
     }
 
     private static final LuaString NOT_ENOUGH_MEMORY = LuaString.of("not enough memory");
 
-    /** The walk may be postponed by up to cap / SLACK_FRACTION bytes of allocation. */
-    public static final int SLACK_FRACTION = 16;
+    /** Gas per reference a walk follows during a run (element work: one per value visited). */
+    public static final long WALK_GAS_PER_REFERENCE = 1;
+    /** The reserve kept for the host between runs: cap / RESERVE_FRACTION, at most MAX_RESERVE. */
+    public static final int RESERVE_FRACTION = 16;
+    public static final long MAX_RESERVE = 64 << 10;
 
     private final long cap;
-    private final long slack;
+    private final long reserve;
     private LiveSizer sizer;
     private long live;
     private long sinceTrace;
     /** bytes held outside the Lua heap (see {@link #hold}): counted, never seen by the walk */
     private long held;
-    /** the part of {@code sinceTrace} that is held bytes (it paces walks; counted once) */
-    private long heldSinceTrace;
     private long peak;
     private long totalCharged;
     private int traces;
     private GasMeter gas;
+    private Collector collector;
+    /** values being built and not yet reachable from the roots (see {@link #pin}) */
+    private Object[] pins = new Object[8];
+    private int npins;
 
     public MemoryMeter(long capBytes) {
         if (capBytes <= 0) throw new IllegalArgumentException("memory cap must be positive: " + capBytes);
         this.cap = capBytes;
-        this.slack = capBytes / SLACK_FRACTION;
+        this.reserve = reserveFor(capBytes);
+    }
+
+    /** The part of {@code cap} a run's own allocations leave to the host (see the class comment). */
+    public static long reserveFor(long cap) {
+        return Math.min(cap / RESERVE_FRACTION, MAX_RESERVE);
     }
 
     /** A meter with no practical cap, for hosts that ask for {@code Limits.unlimited()}. */
@@ -86,6 +118,16 @@ public final class MemoryMeter {
         this.sizer = sizer;
     }
 
+    /** Gives the meter its sandbox's collector (weak tables and finalizers; see {@link Collector}). */
+    public void setCollector(Collector collector) {
+        this.collector = collector;
+    }
+
+    /** The sandbox's collector, or null for a meter with none (tests, scratch meters). */
+    public Collector collector() {
+        return collector;
+    }
+
     /** Links the sandbox's gas meter ({@link #chargeWork} charges it from then on), or unlinks it (null). */
     public void linkGas(GasMeter gas) {
         this.gas = gas;
@@ -103,52 +145,74 @@ public final class MemoryMeter {
 
     /**
      * Accounts for an allocation of {@code bytes} about to happen; raises the Lua error
-     * {@code not enough memory} (catchable by pcall, as in PUC) when it does not fit.
+     * {@code not enough memory} (catchable by pcall, as in PUC) when it does not fit, and then
+     * nothing is charged.
      */
     public void charge(long bytes) {
-        if (bytes < 0) throw new IllegalArgumentException("negative charge");
-        long next = live + sinceTrace + held - heldSinceTrace + bytes;
-        if (next > cap || next < 0) {
-            // Within the slack after a walk that found the heap inside the cap, allocate without
-            // walking again: walks are then at least 'slack' bytes of allocation apart, which keeps
-            // their total cost linear in the bytes allocated. A heap near the cap is caught by the
-            // next walk, once the slack is used.
-            boolean withinSlack = sizer != null && live + held <= cap && next >= 0 && sinceTrace + bytes <= slack;
-            if (!withinSlack) {
-                if (sizer != null) {
-                    retrace();
-                    next = live + held + bytes;
-                }
-                if (next > cap || next < 0 || bytes > cap) {
-                    throw new LuaError(NOT_ENOUGH_MEMORY);
-                }
-            }
-        }
+        fit(bytes);
         sinceTrace += bytes;
         totalCharged += bytes;
         long current = current();
         if (current > peak) peak = current;
     }
 
+    /** Makes room for {@code bytes} more (walking the heap if needed), or raises not enough memory. */
+    private void fit(long bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("negative charge");
+        long limit = gas != null ? cap - reserve : cap;
+        long next = current() + bytes;
+        if (next <= limit && next >= 0) return;
+        if (bytes > limit) throw new LuaError(NOT_ENOUGH_MEMORY); // no walk can make room for it
+        if (sizer != null) {
+            retrace();
+            next = current() + bytes;
+        }
+        if (next > limit || next < 0) throw new LuaError(NOT_ENOUGH_MEMORY);
+    }
+
     /**
      * Charges {@code bytes} that the sandbox holds outside the Lua heap, where the live-heap
      * walk cannot see them (a compilation in progress, a {@code load} reader's pieces): they
-     * count until {@link #release}d, across walks. Paced and capped as {@link #charge(long)}
-     * (they count toward the allocation that triggers the next walk).
+     * count until {@link #release}d, across walks, against the same cap as {@link #charge(long)}.
      */
     public void hold(long bytes) {
-        charge(bytes);
+        fit(bytes);
         held += bytes;
-        heldSinceTrace += bytes;
+        totalCharged += bytes;
+        long current = current();
+        if (current > peak) peak = current;
     }
 
     /** Gives back bytes {@link #hold held} before. */
     public void release(long bytes) {
         if (bytes < 0 || bytes > held) throw new IllegalArgumentException("release of " + bytes + ", held " + held);
         held -= bytes;
-        long counted = Math.min(bytes, heldSinceTrace);
-        heldSinceTrace -= counted;
-        sinceTrace -= counted;
+    }
+
+    /**
+     * Keeps {@code v} (a value being built, not yet reachable from the roots) counted by walks
+     * until {@link #unpin} drops the pins back to the mark {@link #pinMark} gave.
+     */
+    public void pin(Object v) {
+        if (v == null) return;
+        if (npins == pins.length) pins = java.util.Arrays.copyOf(pins, npins * 2);
+        pins[npins++] = v;
+    }
+
+    /** The mark to give {@link #unpin} later. */
+    public int pinMark() {
+        return npins;
+    }
+
+    /** Drops the pins made since {@code mark}. */
+    public void unpin(int mark) {
+        java.util.Arrays.fill(pins, mark, npins, null);
+        npins = mark;
+    }
+
+    /** Pushes the pinned values (roots of the walk). */
+    public void pushPins(java.util.function.Consumer<Object> push) {
+        for (int i = 0; i < npins; i++) push.accept(pins[i]);
     }
 
     /** True when {@code e} is the meter's {@code not enough memory} error. */
@@ -172,12 +236,23 @@ public final class MemoryMeter {
         traces++;
         live = sizer.liveBytes();
         sinceTrace = 0;
-        heldSinceTrace = 0;
+        long current = current();
+        if (current > peak) peak = current; // only if something reachable escaped its charge
+        GasMeter g = gas;
+        if (g != null) g.charge(sizer.lastWalkWork() * WALK_GAS_PER_REFERENCE);
+    }
+
+    /**
+     * Walks the heap now (a full collection: {@code collectgarbage("collect")}); the figures
+     * then hold exactly what is reachable. Without a sizer, nothing happens.
+     */
+    public void collect() {
+        if (sizer != null) retrace();
     }
 
     public long cap() { return cap; }
 
-    /** Highest accounted figure (live estimate plus allocations since the last walk). */
+    /** Highest {@link #current()} since the meter was made: never above the cap. */
     public long peak() { return peak; }
 
     /** Everything charged since creation, churn included. */
@@ -186,6 +261,12 @@ public final class MemoryMeter {
     /** How many live-heap walks the meter has run. */
     public int traces() { return traces; }
 
-    /** Current accounted figure. */
-    public long current() { return live + sinceTrace + held - heldSinceTrace; }
+    /**
+     * What the sandbox holds as accounted now: live at the latest walk, plus what was charged
+     * since (some of it may be garbage already), plus what is held outside the heap.
+     */
+    public long current() { return live + sinceTrace + held; }
+
+    /** Bytes a run may still allocate before the meter must walk or refuse (the run's share). */
+    public long limitForRuns() { return cap - reserve; }
 }

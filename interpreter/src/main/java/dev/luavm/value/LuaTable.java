@@ -123,7 +123,11 @@ public final class LuaTable {
     public LuaTable(MemoryMeter meter, int narray, int nhash) {
         this(meter);
         if (narray > 0) resizeArray(narray);
-        if (nhash > 0) allocHash(hashCapacityFor(nhash));
+        if (nhash > 0) {
+            int cap = hashCapacityFor(nhash);
+            meter.charge((long) cap * Sizes.HASH_SLOT); // before allocating, like every growth
+            allocHash(cap);
+        }
     }
 
     /**
@@ -698,5 +702,27 @@ public final class LuaTable {
             }
         }
         if (metatable != null) visitor.accept(metatable);
+    }
+
+    // ---- the collector's view (weak tables): one index over both parts, array first
+
+    /** Slots of both parts ({@link #keyAt}, {@link #valueAt} and {@link #clearAt} take 0..slots-1). */
+    public int slots() {
+        return array.length + hkeys.length;
+    }
+
+    /** The key of slot {@code i} (meaningful only where {@link #valueAt} is non-nil). */
+    public Object keyAt(int i) {
+        return i < array.length ? (Object) (long) (i + 1) : hkeys[i - array.length];
+    }
+
+    public Object valueAt(int i) {
+        return i < array.length ? array[i] : hvals[i - array.length];
+    }
+
+    /** Removes the entry of slot {@code i} as assigning nil would (the key stays dead, so next still works). */
+    public void clearAt(int i) {
+        if (i < array.length) array[i] = null;
+        else hvals[i - array.length] = null;
     }
 }

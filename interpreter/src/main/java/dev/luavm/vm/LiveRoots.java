@@ -50,9 +50,20 @@ public final class LiveRoots {
      * on the way (see the class comment).
      */
     public static long visit(Object o, Consumer<Object> push) {
+        return visit(null, o, push);
+    }
+
+    /**
+     * As {@link #visit(Object, Consumer)}, knowing the state: while a plain builtin runs for the
+     * running coroutine's top Lua frame (OP_CALL), that frame's registers above the builtin's
+     * arguments are dead, as above PUC's {@code L->top} during a C call (the compiler puts a call
+     * at the first free register), so a loop's temporaries do not keep objects alive for the
+     * collector.
+     */
+    public static long visit(LuaState st, Object o, Consumer<Object> push) {
         if (!(o instanceof Coroutine co)) return -1;
         Object[] s = co.stack;
-        int live = liveTop(co);
+        int live = liveTop(co, st != null && st.current == co && st.runningBuiltin != null);
         for (int i = 0; i < live; i++) {
             Object v = s[i];
             if (v != null) push.accept(v);
@@ -76,11 +87,25 @@ public final class LiveRoots {
 
     /** One past the highest register of {@code co} that a live frame or {@code top} covers. */
     static int liveTop(Coroutine co) {
+        return liveTop(co, false);
+    }
+
+    /**
+     * As above; {@code builtinOnTop}: a plain builtin runs for the top frame, whose live registers
+     * then end at {@code top}. A Lua frame below another frame whose function sits inside its
+     * registers (a call made by OP_CALL) likewise holds only the registers below that function.
+     */
+    static int liveTop(Coroutine co, boolean builtinOnTop) {
         int live = co.top;
         CallFrame[] fs = co.frames;
-        for (int i = 0; i < co.nframes; i++) {
+        int n = co.nframes;
+        for (int i = 0; i < n; i++) {
             CallFrame f = fs[i];
             int end = f.kind == CallFrame.LUA ? f.base + f.closure.proto.maxStackSize : f.func + 2;
+            if (f.kind == CallFrame.LUA) {
+                int callee = i + 1 < n ? fs[i + 1].func : builtinOnTop ? co.top : -1;
+                if (callee >= f.base && callee < end) end = callee;
+            }
             if (end > live) live = end;
         }
         return Math.min(live, co.stack.length);

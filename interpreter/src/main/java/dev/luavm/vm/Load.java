@@ -23,7 +23,7 @@ import java.util.List;
  * <p>Errors while reading or compiling, {@code not enough memory} included, are returned as
  * {@code nil, message}, as lua5.3 does; gas, time and cancellation end the run.
  */
-final class Load {
+public final class Load {
     private Load() {}
 
     private static final LuaString DEFAULT_NAME = LuaString.of("=(load)");
@@ -98,13 +98,15 @@ final class Load {
     }
 
     /** The heap of a compiled chunk: every function's arrays and the chunk name (shared by all). */
-    static long codeBytes(Prototype main) {
+    public static long codeBytes(Prototype main) {
         long total = Sizes.string(main.source.length());
         List<Prototype> todo = new ArrayList<>();
         todo.add(main);
         while (!todo.isEmpty()) {
             Prototype p = todo.remove(todo.size() - 1);
             total += p.heapBytes();
+            // string constants too: once the compiler's hold is released they are heap like any string
+            for (Object k : p.constants) if (k instanceof LuaString s) total += Sizes.string(s.length());
             for (Prototype child : p.protos) todo.add(child);
         }
         return total;

@@ -388,8 +388,10 @@ final class Meta {
         if (v == null) return LuaValues.NIL;
         if (v instanceof Boolean b) return LuaString.of(b ? "true" : "false");
         if (v instanceof LuaString s) return s;
-        if (v instanceof Long l) return LuaNumbers.toLuaString(l);
-        if (v instanceof Double d) return LuaNumbers.toLuaString(d);
+        if (v instanceof Long || v instanceof Double) {
+            st.memory.charge(Sizes.string(24)); // a new string of at most 24 chars ("%.14g"), counted like any other
+            return toStr(v);
+        }
         // "NAME: 0x..." with a script-chosen __name of any length: charged before it is built
         LuaTable mt = v instanceof LuaTable || v instanceof Userdata ? metatable(st, v) : null;
         long n = (mt != null && mt.getStr(NAME) instanceof LuaString ns ? ns.length() : 8) + 12;

@@ -5,6 +5,7 @@ import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Intrinsic;
 import dev.luavm.lib.Library;
 import dev.luavm.lib.TableTemplate;
+import dev.luavm.meter.Collector;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaNumbers;
 import dev.luavm.value.LuaString;
@@ -14,7 +15,7 @@ import dev.luavm.value.LuaValues;
 /**
  * The basic functions of Lua 5.3 ({@code lbaselib.c}) minus what a sandbox must not have:
  * no {@code dofile}, {@code loadfile} or {@code require} (package is another bundle), and
- * {@code collectgarbage} answers only "collect", "count", "step" and "isrunning". {@code load}
+ * {@code collectgarbage} drives the sandbox's collector ({@link Collector}). {@code load}
  * is text-only. {@code print} writes through the host environment.
  */
 public final class BaseLibrary implements Library {
@@ -130,6 +131,8 @@ public final class BaseLibrary implements Library {
         LuaTable old = t.getMetatable();
         if (old != null && old.getStr(METATABLE) != null) throw c.error("cannot change a protected metatable");
         t.setMetatable((LuaTable) mt);
+        Collector gc = c.memory().collector();
+        if (gc != null) gc.register(t, (LuaTable) mt);
         return c.ret(t);
     });
 
@@ -284,15 +287,36 @@ public final class BaseLibrary implements Library {
     });
 
     static final Builtin COLLECTGARBAGE = Builtin.of("collectgarbage", c -> {
-        int opt = c.checkOption(1, "collect", "collect", "count", "step", "isrunning");
+        int opt = c.checkOption(1, "collect", "collect", "stop", "restart", "count", "step", "setpause",
+                "setstepmul", "isrunning");
         c.optInteger(2, 0); // checked for every option, as 5.3 does
         return switch (opt) {
-            case 0 -> c.ret(0L);
-            case 1 -> c.ret(c.memory().current() / 1024.0);
-            case 2, 3 -> c.ret(Boolean.TRUE);
+            case 0 -> {
+                collect(c);
+                yield c.ret(0L);
+            }
+            case 1, 2 -> {
+                // reported by "isrunning" only: the meter still walks (and clears) when it must
+                Collector gc = c.memory().collector();
+                if (gc != null) gc.setRunning(opt == 2);
+                yield c.ret(0L);
+            }
+            case 3 -> c.ret(c.memory().current() / 1024.0);
+            case 4 -> {
+                collect(c); // a step is a whole cycle: it always finishes one
+                yield c.ret(Boolean.TRUE);
+            }
+            case 5, 6 -> c.ret(200L); // the previous pause and step multiplier, as 5.3's defaults
+            case 7 -> c.ret(c.memory().collector() == null || c.memory().collector().isRunning());
             default -> throw new IllegalStateException();
         };
     });
+
+    /** A full collection (a walk of the live heap that clears weak tables), then the finalizers due. */
+    private static void collect(CallContext c) {
+        c.memory().collect();
+        dev.luavm.lib.Finalizers.runPending(c);
+    }
 
     /** For tests and hosts that want the base functions' names. */
     public static CallContext unused() {
