@@ -107,6 +107,7 @@ public final class Sandbox implements AutoCloseable {
         long seed = b.seed != null ? b.seed : vm.freshSeed();
         this.env = new SandboxEnvironment(b.clock != null ? b.clock : Clock.systemDefaultZone(), seed, sink, b.modules);
         this.engine = new Engine(meter, env, limits);
+        engine.tiering(vm.tiering());
         this.audit = new AuditTrail(name, b.audit != null ? b.audit : vm.auditSink());
         if (audit.enabled()) env.onClockRead(audit::clockRead);
         this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,
