@@ -10,12 +10,13 @@ import java.util.List;
  *   luavm [options] [script [args]]
  *   -e stat       execute string 'stat' (in order, before the script)
  *   -i            enter interactive mode after running the script
- *   -l            print a luac-style listing of the script instead of running it (-l -l: full)
+ *   -l            print a luac-style listing of the script instead of running it (-l -l: full);
+ *                 with --tier: run the script, then list the functions the run compiled (stderr)
  *   -v            show version information
  *   -E            ignored (luavm reads no environment variables)
  *   --            stop handling options
  *   -             stop handling options and run stdin
- *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --help
+ *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --tier T  --help
  * </pre>
  * {@link #rawArgs} keeps every argument so the {@code arg} table can give the interpreter's
  * own arguments negative indices, as {@code lua.c} does; {@link #scriptIndex} is the script's
@@ -39,6 +40,8 @@ final class Options {
     Long output;
     /** comma-separated bundle names, null for the default */
     String caps;
+    /** --tier interp|auto|compile-all; null for the default */
+    dev.luavm.vm.tier.Tier tier;
 
     /** Arguments after the script (its {@code ...} and {@code arg[1..n]}). */
     List<String> scriptArgs() {
