@@ -313,16 +313,17 @@ public final class LuaVM {
 
         private Builder() {}
 
-        /** System property {@code luavm.tier} (interp, auto, compile-all), else interp. */
+        /** System property {@code luavm.tier} (interp, auto, compile-all), else auto. */
         private static dev.luavm.vm.tier.Tier defaultTier() {
             String s = System.getProperty("luavm.tier");
-            return s == null || s.isEmpty() ? dev.luavm.vm.tier.Tier.INTERP : dev.luavm.vm.tier.Tier.parse(s);
+            return s == null || s.isEmpty() ? dev.luavm.vm.tier.Tier.AUTO : dev.luavm.vm.tier.Tier.parse(s);
         }
 
         /**
-         * Which functions run as JVM bytecode (default {@code interp}, or system property
+         * Which functions run as JVM bytecode (default {@code AUTO}, or system property
          * {@code luavm.tier}): {@code AUTO} compiles hot functions, {@code COMPILE_ALL} every
-         * function. Needs module luavm-jit on the class path (else everything stays interpreted).
+         * function, {@code INTERP} none. Needs module luavm-jit on the class path (else
+         * everything stays interpreted).
          * Output, errors and gas are the same in every tier.
          */
         public Builder tier(dev.luavm.vm.tier.Tier tier) {

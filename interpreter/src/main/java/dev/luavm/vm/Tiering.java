@@ -36,6 +36,9 @@ public final class Tiering {
     /** longer functions stay interpreted (bounds code generation and the JVM's 64 KiB method limit) */
     public static final int MAX_INSTRUCTIONS = 2_000;
 
+    /** names kept for {@link #compiledFunctions} (a long-lived VM compiles without end) */
+    static final int MAX_NAMES = 10_000;
+
     private static final Object DECLINED = new Object();
 
     private final Tier mode;
@@ -74,7 +77,7 @@ public final class Tiering {
         };
     }
 
-    /** Functions compiled so far, as tracebacks name them ("main chunk", "function <f.lua:3>"), in order. */
+    /** Functions compiled so far ("main chunk of f.lua", "function <f.lua:3>"), in order; the first {@value #MAX_NAMES}. */
     public synchronized List<String> compiledFunctions() {
         return List.copyOf(compiled);
     }
@@ -119,18 +122,18 @@ public final class Tiering {
         try {
             bytes = compiler.compile(p, name);
         } catch (RuntimeException e) {
-            failures.add(describe(p) + ": " + e);
+            if (failures.size() < MAX_NAMES) failures.add(describe(p) + ": " + e);
             return DECLINED;
         }
         if (bytes == null) return DECLINED;
         try {
             MethodHandles.Lookup hidden = lookup.defineHiddenClass(bytes, true);
             Object inst = hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
-            compiled.add(describe(p));
+            if (compiled.size() < MAX_NAMES) compiled.add(describe(p));
             return inst;
         } catch (Throwable e) { // LinkageError (VerifyError, ClassFormatError): a generator bug
             if (e instanceof VirtualMachineError vme && !(e instanceof StackOverflowError)) throw vme;
-            failures.add(describe(p) + ": " + e);
+            if (failures.size() < MAX_NAMES) failures.add(describe(p) + ": " + e);
             return DECLINED;
         }
     }
