@@ -225,6 +225,90 @@ abstract class TierSupport {
         return index(st, co, f, pc, t, key, ra);
     }
 
+    // ADD, SUB, MUL, LT, LE, EQ: small enough for the JVM to inline into the compiled function;
+    // the common same-type cases, then the general case above/below, which repeats the test.
+
+    static int add(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) {
+            stack[base + ((i >>> 6) & 0xFF)] = lx + ly;
+            return 0;
+        }
+        if (x instanceof Double dx && y instanceof Double dy) {
+            stack[base + ((i >>> 6) & 0xFF)] = dx + dy;
+            return 0;
+        }
+        return arith(st, co, f, base, i, pc);
+    }
+
+    static int sub(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) {
+            stack[base + ((i >>> 6) & 0xFF)] = lx - ly;
+            return 0;
+        }
+        if (x instanceof Double dx && y instanceof Double dy) {
+            stack[base + ((i >>> 6) & 0xFF)] = dx - dy;
+            return 0;
+        }
+        return arith(st, co, f, base, i, pc);
+    }
+
+    static int mul(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) {
+            stack[base + ((i >>> 6) & 0xFF)] = lx * ly;
+            return 0;
+        }
+        if (x instanceof Double dx && y instanceof Double dy) {
+            stack[base + ((i >>> 6) & 0xFF)] = dx * dy;
+            return 0;
+        }
+        return arith(st, co, f, base, i, pc);
+    }
+
+    static int lt(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) return (lx < ly) != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
+        return compare(st, co, f, base, i, pc);
+    }
+
+    static int le(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) return (lx <= ly) != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
+        return compare(st, co, f, base, i, pc);
+    }
+
+    static int eq(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) return (lx.longValue() == ly.longValue()) != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
+        return compare(st, co, f, base, i, pc);
+    }
+
     /** ADD .. SHR: the interpreter's integer and float fast paths, then {@link Meta#arith}. */
     static int arith(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;

@@ -248,7 +248,10 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 case SETTABLE -> pending("settable", i, pc);
                 case NEWTABLE -> plain("newtable", i, pc);
                 case SELF -> pending("self", i, pc);
-                case ADD, SUB, MUL, MOD, POW, DIV, IDIV, BAND, BOR, BXOR, SHL, SHR -> pending("arith", i, pc);
+                case ADD -> pending("add", i, pc);
+                case SUB -> pending("sub", i, pc);
+                case MUL -> pending("mul", i, pc);
+                case MOD, POW, DIV, IDIV, BAND, BOR, BXOR, SHL, SHR -> pending("arith", i, pc);
                 case UNM -> pending("unm", i, pc);
                 case BNOT -> pending("bnot", i, pc);
                 case NOT -> plain("not", i, pc);
@@ -265,7 +268,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                     mv.visitJumpInsn(GOTO, label(pc + 1 + sbx));
                 }
                 case EQ, LT, LE -> {
-                    op("compare", i, pc);
+                    op(op == OpCode.EQ ? "eq" : op == OpCode.LT ? "lt" : "le", i, pc);
                     conditional(pc);
                 }
                 case TEST -> {
