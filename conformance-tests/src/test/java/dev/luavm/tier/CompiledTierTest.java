@@ -148,6 +148,20 @@ class CompiledTierTest {
     }
 
     @Test
+    void aSandboxCompilesAtMostItsBudgetOfNewCode() {
+        LuaVM vm = LuaVM.builder().tier(Tier.COMPILE_ALL).build();
+        // 60 distinct functions of about 600 instructions: 36,000 > SANDBOX_BUDGET
+        String src = "local body = string.rep('x = x + 1 ', 600)\n"
+                + "for i = 1, 60 do local f = load('local x = 0 ' .. body .. ' return x + ' .. i) f() end\nprint('ok')";
+        Outcome o = run(vm, "budget.lua", src.getBytes(), Limits.defaults());
+        assertEquals("ok\n", o.output);
+        int n = vm.compiledFunctions().size();
+        System.out.println("functions compiled under the sandbox budget: " + n);
+        assertTrue(n > 20 && n < 60, "compiled " + n);
+        assertEquals(run(INTERP, "budget.lua", src.getBytes(), Limits.defaults()), o);
+    }
+
+    @Test
     void deepRecursionCompletesAndInfiniteRecursionIsACatchableStackOverflow() {
         String src = "local function d(n) if n == 0 then return 0 end return 1 + d(n - 1) end\n"
                 + "print(d(150000))\n"

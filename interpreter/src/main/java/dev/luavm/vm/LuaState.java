@@ -91,6 +91,8 @@ public final class LuaState {
     Tiering tiering;
     /** a closure's {@code heat} (entries) at which it is compiled; MAX_VALUE: never */
     int tierAt = Integer.MAX_VALUE;
+    /** instructions this sandbox may still have compiled ({@link Tiering#SANDBOX_BUDGET}) */
+    int tierBudget = Tiering.SANDBOX_BUDGET;
     /** the dispatch loop's gas counter and room, handed to and back from compiled code */
     long tierGas, tierRoom;
 

@@ -36,6 +36,15 @@ public final class Tiering {
     /** longer functions stay interpreted (bounds code generation and the JVM's 64 KiB method limit) */
     public static final int MAX_INSTRUCTIONS = 2_000;
 
+    /**
+     * Instructions one sandbox may have compiled (new code only; code the VM already holds is
+     * free). Generated classes live in the JVM's metaspace, outside the memory meter: without a
+     * bound a script could load and heat thousands of functions to fill it. About 30 bytes of
+     * class file per instruction, so a sandbox adds at most about a MiB, and the generation work a
+     * script can cause (not charged as gas) stays bounded; past it, interpreted.
+     */
+    public static final int SANDBOX_BUDGET = 20_000;
+
     /** names kept for {@link #compiledFunctions} (a long-lived VM compiles without end) */
     static final int MAX_NAMES = 10_000;
 
@@ -90,7 +99,7 @@ public final class Tiering {
     /** The dispatch loop's hook, reached when {@code cl}'s heat reaches the threshold. */
     static TierSupport code(LuaState st, LuaClosure cl) {
         Object j = cl.jit;
-        if (j == null) cl.jit = j = st.tiering.codeFor(cl.proto);
+        if (j == null) cl.jit = j = st.tiering.codeFor(st, cl.proto);
         if (j instanceof TierSupport t) {
             cl.heat = st.tierAt; // stays at the threshold: the next entry takes this path again
             return t;
@@ -107,9 +116,11 @@ public final class Tiering {
         return h + 1 >= st.tierAt;
     }
 
-    private synchronized Object codeFor(Prototype p) {
+    private synchronized Object codeFor(LuaState st, Prototype p) {
         Object c = code.get(p);
         if (c != null) return c;
+        if (p.code.length > st.tierBudget) return DECLINED; // this sandbox's budget (not cached: others may compile it)
+        st.tierBudget -= p.code.length;
         c = generate(p);
         code.put(p, c);
         return c;
