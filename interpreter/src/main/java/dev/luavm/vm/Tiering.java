@@ -99,7 +99,13 @@ public final class Tiering {
     /** The dispatch loop's hook, reached when {@code cl}'s heat reaches the threshold. */
     static TierSupport code(LuaState st, LuaClosure cl) {
         Object j = cl.jit;
-        if (j == null) cl.jit = j = st.tiering.codeFor(st, cl.proto);
+        if (j == null) {
+            if (st.tiering == null) { // a bare LuaState (no LuaVM): interpreted; reached after 2^31 entries
+                cl.heat = Integer.MIN_VALUE;
+                return null;
+            }
+            cl.jit = j = st.tiering.codeFor(st, cl.proto);
+        }
         if (j instanceof TierSupport t) {
             cl.heat = st.tierAt; // stays at the threshold: the next entry takes this path again
             return t;
