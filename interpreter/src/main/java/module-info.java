@@ -22,6 +22,8 @@ module dev.luavm {
     exports dev.luavm.binding;
     exports dev.luavm.docs;
     exports dev.luavm.replay;
+    // the tier names (LuaVM.Builder.tier) and the compiled tier's service interface
+    exports dev.luavm.vm.tier;
 
     // the VM's innards, for the standard library's bundles only
     exports dev.luavm.lib to dev.luavm.stdlib;
@@ -32,4 +34,5 @@ module dev.luavm {
     // capability bundles and the pattern matcher come from the stdlib module (or any provider)
     uses dev.luavm.lib.Library;
     uses dev.luavm.lib.LuaPatterns;
+    uses dev.luavm.vm.tier.FunctionCompiler;
 }

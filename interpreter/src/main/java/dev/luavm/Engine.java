@@ -41,6 +41,10 @@ final class Engine {
         this.state = new LuaState(meter, gas, env, LuaState.Settings.defaults().withMaxCallDepth(limits.callDepth()));
     }
 
+    void tiering(dev.luavm.vm.Tiering t) {
+        state.tiering(t);
+    }
+
     LuaTable globals() {
         return state.globals();
     }

@@ -60,6 +60,8 @@ public final class LuaVM {
     private final boolean binaryStrings;
     private final long compileMemory;
     private final Map<String, Library> bundles;
+    /** the compiled tier shared by this runtime's sandboxes (code, never counts) */
+    private final dev.luavm.vm.Tiering tiering;
     /** fresh sandbox seeds: unpredictable to scripts, drawn in batches (guarded by itself) */
     private final SeedSource seeds = new SeedSource();
 
@@ -76,6 +78,8 @@ public final class LuaVM {
                 : ServiceLoader.load(Library.class, LuaVM.class.getClassLoader());
         for (Library lib : libs) found.putIfAbsent(lib.name(), lib);
         this.bundles = Collections.unmodifiableMap(found);
+        this.tiering = new dev.luavm.vm.Tiering(b.tier, b.tier == dev.luavm.vm.tier.Tier.INTERP ? null
+                : b.functionCompiler != null ? b.functionCompiler : dev.luavm.vm.Tiering.findCompiler(LuaVM.class.getClassLoader()));
     }
 
     /** A runtime with default settings. */
@@ -290,6 +294,20 @@ public final class LuaVM {
         return policy;
     }
 
+    dev.luavm.vm.Tiering tiering() {
+        return tiering;
+    }
+
+    /** The tier this runtime runs (see {@link Builder#tier}). */
+    public dev.luavm.vm.tier.Tier tier() {
+        return tiering.mode();
+    }
+
+    /** Functions this runtime's sandboxes have compiled so far, in order ({@code ./luavm -l}). */
+    public java.util.List<String> compiledFunctions() {
+        return tiering.compiledFunctions();
+    }
+
     /** The default audit sink of sandboxes, or null (no log). */
     dev.luavm.audit.AuditSink auditSink() {
         return auditSink;
@@ -309,8 +327,34 @@ public final class LuaVM {
         private boolean binaryStrings;
         private long compileMemory = DEFAULT_COMPILE_MEMORY;
         private Iterable<Library> libraries;
+        private dev.luavm.vm.tier.Tier tier = defaultTier();
+        private dev.luavm.vm.tier.FunctionCompiler functionCompiler;
 
         private Builder() {}
+
+        /** System property {@code luavm.tier} (interp, auto, compile-all), else auto. */
+        private static dev.luavm.vm.tier.Tier defaultTier() {
+            String s = System.getProperty("luavm.tier");
+            return s == null || s.isEmpty() ? dev.luavm.vm.tier.Tier.AUTO : dev.luavm.vm.tier.Tier.parse(s);
+        }
+
+        /**
+         * Which functions run as JVM bytecode (default {@code AUTO}, or system property
+         * {@code luavm.tier}): {@code AUTO} compiles hot functions, {@code COMPILE_ALL} every
+         * function, {@code INTERP} none. Needs module luavm-jit on the class path (else
+         * everything stays interpreted).
+         * Output, errors and gas are the same in every tier.
+         */
+        public Builder tier(dev.luavm.vm.tier.Tier tier) {
+            this.tier = Objects.requireNonNull(tier);
+            return this;
+        }
+
+        /** The code generator of the compiled tier (default: the one {@link ServiceLoader} finds). */
+        public Builder functionCompiler(dev.luavm.vm.tier.FunctionCompiler compiler) {
+            this.functionCompiler = Objects.requireNonNull(compiler);
+            return this;
+        }
 
         /** Default limits of sandboxes and of {@link #compile} (default {@link Limits#defaults()}). */
         public Builder limits(Limits limits) {

@@ -137,6 +137,7 @@ public final class Sandbox implements AutoCloseable {
         } else if (b.cpuClock != null) {
             env.cpuClock(b.cpuClock);
         }
+        engine.tiering(vm.tiering());
         this.audit = new AuditTrail(name, b.audit != null ? b.audit : vm.auditSink(), b.record);
         if (audit.enabled()) env.onClockRead(audit::clockRead);
         if (audit.recording()) {

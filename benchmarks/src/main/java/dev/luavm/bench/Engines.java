@@ -18,6 +18,8 @@ public final class Engines {
     public static final String LUAVM_METERED = "luavm-metered";
     /** luavm with metering off ({@code Limits.unlimited()}). */
     public static final String LUAVM = "luavm";
+    /** luavm metered, with the compiled tier on ({@code Tier.AUTO}: hot functions become JVM bytecode). */
+    public static final String LUAVM_COMPILED = "luavm-compiled";
     /** LuaJ 3.0.1 interpreter (Lua 5.2). */
     public static final String LUAJ = "luaj";
     /** LuaJ 3.0.1 luajc: Lua compiled to JVM bytecode with BCEL. */
@@ -26,7 +28,7 @@ public final class Engines {
     public static final String LUNA = "luna";
 
     /** Every engine, in table order. */
-    public static final List<String> ALL = List.of(LUAVM_METERED, LUAVM, LUAJ, LUAJC, LUNA);
+    public static final List<String> ALL = List.of(LUAVM_METERED, LUAVM_COMPILED, LUAVM, LUAJ, LUAJC, LUNA);
 
     static final String LUAVM_ADAPTER = "dev.luavm.bench.LuavmEngine";
 
@@ -44,7 +46,8 @@ public final class Engines {
                 return new LunaEngine();
             case LUAVM:
             case LUAVM_METERED:
-                return createLuavm(name.equals(LUAVM_METERED));
+            case LUAVM_COMPILED:
+                return createLuavm(!name.equals(LUAVM), name.equals(LUAVM_COMPILED) ? "auto" : "interp");
             default:
                 throw new IllegalArgumentException("unknown engine '" + name + "'; known: " + ALL);
         }
@@ -52,7 +55,7 @@ public final class Engines {
 
     /** Whether {@code name} can be created in this build. */
     public static boolean available(String name) {
-        if (name.equals(LUAVM) || name.equals(LUAVM_METERED)) {
+        if (name.equals(LUAVM) || name.equals(LUAVM_METERED) || name.equals(LUAVM_COMPILED)) {
             try {
                 Class.forName(LUAVM_ADAPTER);
                 return true;
@@ -74,10 +77,10 @@ public final class Engines {
         return out;
     }
 
-    private static Engine createLuavm(boolean metered) {
+    private static Engine createLuavm(boolean metered, String tier) {
         try {
             Class<?> c = Class.forName(LUAVM_ADAPTER);
-            return (Engine) c.getConstructor(boolean.class).newInstance(metered);
+            return (Engine) c.getConstructor(boolean.class, String.class).newInstance(metered, tier);
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("luavm engine not built into this jar: luavm's public API "
                     + "is missing from the jar", e);

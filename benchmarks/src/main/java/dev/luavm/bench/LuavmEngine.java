@@ -26,11 +26,17 @@ public final class LuavmEngine implements Engine {
     /** Memory for metered runs: 1 TiB, finite, never reached. */
     static final long METERED_MEMORY = 1L << 40;
 
-    private final LuaVM vm = LuaVM.create();
+    private final LuaVM vm;
     private final boolean metered;
 
-    public LuavmEngine(boolean metered) {
+    /** {@code tier}: interp, auto or compile-all ({@code LuaVM.Builder.tier}). */
+    public LuavmEngine(boolean metered, String tier) {
         this.metered = metered;
+        this.vm = LuaVM.builder().tier(dev.luavm.vm.tier.Tier.parse(tier)).build();
+    }
+
+    public LuavmEngine(boolean metered) {
+        this(metered, "interp");
     }
 
     private Limits limits() {

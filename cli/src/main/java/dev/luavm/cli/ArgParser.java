@@ -70,7 +70,7 @@ final class ArgParser {
             o.version = true;
             return i + 1;
         }
-        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path", "--audit", "--seed").contains(name)) {
+        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path", "--audit", "--seed", "--tier").contains(name)) {
             throw new UsageException("unrecognized option '" + a + "'");
         }
         int next = i + 1;
@@ -87,6 +87,7 @@ final class ArgParser {
                 case "--path" -> o.paths.add(value);
                 case "--audit" -> o.audit = value;
                 case "--seed" -> o.seed = parseSeed(value);
+                case "--tier" -> o.tier = dev.luavm.vm.tier.Tier.parse(value);
                 default -> o.caps = value;
             }
         } catch (IllegalArgumentException e) {
@@ -111,7 +112,8 @@ final class ArgParser {
             "Available options are:",
             "  -e stat         execute string 'stat'",
             "  -i              enter interactive mode after executing 'script'",
-            "  -l              list the script's bytecode (like luac -l) instead of running it; -l -l: full",
+            "  -l              list the script's bytecode (like luac -l) instead of running it; -l -l: full;",
+            "                  with --tier: run the script, then list the functions it compiled (stderr)",
             "  -v              show version information",
             "  -E              ignored (luavm reads no environment variables)",
             "  --              stop handling options",
@@ -120,6 +122,8 @@ final class ArgParser {
             "  --memory SIZE   memory the script may hold, e.g. 64m (default: 1g or half the JVM heap)",
             "  --timeout DUR   wall-clock limit, e.g. 500ms, 2s, 1m (default: none)",
             "  --output SIZE   bytes the script may print (default: unlimited)",
+            "  --tier T        interp, auto (compile hot functions to JVM bytecode) or compile-all",
+            "                  (default: auto; same output, errors and gas in every tier)",
             "  --caps LIST     library bundles, comma-separated: standard, none, base, string, ...",
             "                  (default: standard,package,io,os.exit)",
             "  --path DIR      also let require read DIR/?.lua and DIR/?/init.lua (repeatable; the",

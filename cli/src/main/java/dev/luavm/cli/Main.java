@@ -45,7 +45,7 @@ public final class Main {
             console.out.print(Subcommands.usage());
             return 0;
         }
-        if (options.listing > 0) return Listing.print(options, console);
+        if (options.listing > 0 && options.tier == null) return Listing.print(options, console);
         return new Runner(options, console).run();
     }
 }

@@ -10,12 +10,13 @@ import java.util.List;
  *   luavm [options] [script [args]]
  *   -e stat       execute string 'stat' (in order, before the script)
  *   -i            enter interactive mode after running the script
- *   -l            print a luac-style listing of the script instead of running it (-l -l: full)
+ *   -l            print a luac-style listing of the script instead of running it (-l -l: full);
+ *                 with --tier: run the script, then list the functions the run compiled (stderr)
  *   -v            show version information
  *   -E            ignored (luavm reads no environment variables)
  *   --            stop handling options
  *   -             stop handling options and run stdin
- *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --path DIR  --help
+ *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --path DIR  --tier T  --help
  *   --audit FILE  --seed N
  * </pre>
  * {@link #rawArgs} keeps every argument so the {@code arg} table can give the interpreter's
@@ -46,6 +47,8 @@ final class Options {
     String audit;
     /** the random seed, which also makes time virtual (deterministic runs); null: a fresh seed, real time */
     Long seed;
+    /** --tier interp|auto|compile-all; null for the default */
+    dev.luavm.vm.tier.Tier tier;
 
     /** Arguments after the script (its {@code ...} and {@code arg[1..n]}). */
     List<String> scriptArgs() {

@@ -106,7 +106,7 @@ final class Runner {
         Sandbox sandbox;
         JsonLinesAuditSink log = null;
         try {
-            vm = LuaVM.builder().limits(limits(options)).build();
+            vm = LuaVM.builder().limits(limits(options)).tier(tier(options)).build();
             Sandbox.Builder b = vm.sandbox()
                     .capabilities(capabilities(options))
                     .output(stdout())
@@ -186,7 +186,24 @@ final class Runner {
             return 0;
         } finally {
             console.out.flush();
+            if (options.listing > 0) listCompiled(vm);
         }
+    }
+
+    /** The CLI's tier: --tier, else system property luavm.tier, else auto. */
+    static dev.luavm.vm.tier.Tier tier(Options o) {
+        if (o.tier != null) return o.tier;
+        String p = System.getProperty("luavm.tier");
+        return p != null && !p.isEmpty() ? dev.luavm.vm.tier.Tier.parse(p) : dev.luavm.vm.tier.Tier.AUTO;
+    }
+
+    /** {@code -l --tier T}: which functions the run compiled, on stderr (stdout is the script's). */
+    private void listCompiled(LuaVM vm) {
+        List<String> names = vm.compiledFunctions();
+        console.err.println("luavm: tier " + vm.tier().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+                + ", " + names.size() + " function" + (names.size() == 1 ? "" : "s") + " compiled");
+        for (String n : names) console.err.println("  " + n);
+        console.err.flush();
     }
 
     private int runChunk(LuaVM vm, Sandbox sandbox, String name, byte[] src, List<String> args) {

@@ -60,6 +60,7 @@ class OfficialSuiteTest {
         StringBuilder report = new StringBuilder("Lua 5.3.6 official suite under luavm (skips: official/skips.txt)\n");
         for (Result r : results) report.append(r.line()).append('\n');
         report.append(pass).append(" passed, ").append(fail).append(" failed, ").append(skip).append(" skipped\n");
+        report.append("tier ").append(vm.tier()).append(", ").append(vm.compiledFunctions().size()).append(" functions compiled\n");
         Path out = Path.of("target", "official-report.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);

@@ -16,6 +16,10 @@ public final class LuaClosure extends LuaFunction {
     public final Upvalue[] upvals;
     /** last closure made for each nested prototype; lazily allocated */
     public LuaClosure[] childCache;
+    /** compiled tier: entries into this closure's frames (and weighted loop safepoints), counted to a threshold */
+    public int heat;
+    /** compiled tier: this closure's compiled code once looked up (dev.luavm.vm.Tiering), or its refusal */
+    public Object jit;
 
     public LuaClosure(Prototype proto, Upvalue[] upvals) {
         this.proto = proto;

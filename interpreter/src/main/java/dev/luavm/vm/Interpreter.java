@@ -105,6 +105,23 @@ final class Interpreter {
                     continue;
                 }
                 final LuaClosure cl = f.closure;
+                if (++cl.heat >= st.tierAt) { // compiled tier (Tiering): runs this frame until it changes
+                    TierSupport jit = Tiering.code(st, cl);
+                    if (jit != null) {
+                        pc = -1; // compiled code keeps f.pc
+                        st.tierGas = gas;
+                        st.tierRoom = gasRoom;
+                        gas = 0;
+                        int r = jit.run(st, co, f);
+                        gas = st.tierGas;
+                        gasRoom = st.tierRoom;
+                        if (r != TierSupport.CONTINUE) {
+                            meter.charge(gas);
+                            return;
+                        }
+                        continue;
+                    }
+                }
                 final int[] code = cl.proto.code;
                 final int[] operands = cl.proto.operands;
                 final Object[] k = cl.proto.constants;
@@ -426,6 +443,10 @@ final class Interpreter {
                                 meter.charge(gas);
                                 gas = 0;
                                 gasRoom = meter.room();
+                                if (Tiering.backEdge(st, cl)) {
+                                    f.pc = pc;
+                                    continue outer;
+                                }
                             }
                             continue;
                         }
@@ -597,6 +618,10 @@ final class Interpreter {
                                 meter.charge(gas);
                                 gas = 0;
                                 gasRoom = meter.room();
+                                if (Tiering.backEdge(st, cl)) {
+                                    f.pc = pc;
+                                    continue outer;
+                                }
                             }
                             continue;
                         }
@@ -639,6 +664,10 @@ final class Interpreter {
                                 meter.charge(gas);
                                 gas = 0;
                                 gasRoom = meter.room();
+                                if (Tiering.backEdge(st, cl)) {
+                                    f.pc = pc;
+                                    continue outer;
+                                }
                             }
                             continue;
                         }

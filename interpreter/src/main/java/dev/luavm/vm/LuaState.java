@@ -87,6 +87,14 @@ public final class LuaState {
     Builtin runningBuiltin;
     /** while a builtin xpcall handler runs: the builtin that raised (shown atop its traceback) */
     Builtin handlerRaiser;
+    /** compiled tier: where this state's closures find compiled code (null: interpreted only) */
+    Tiering tiering;
+    /** a closure's {@code heat} (entries) at which it is compiled; MAX_VALUE: never */
+    int tierAt = Integer.MAX_VALUE;
+    /** instructions this sandbox may still have compiled ({@link Tiering#SANDBOX_BUDGET}) */
+    int tierBudget = Tiering.SANDBOX_BUDGET;
+    /** the dispatch loop's gas counter and room, handed to and back from compiled code */
+    long tierGas, tierRoom;
 
     public LuaState(MemoryMeter memory, GasMeter gas, HostEnvironment host, Settings settings) {
         this.memory = memory;
@@ -105,6 +113,12 @@ public final class LuaState {
     }
 
     // ---- setup
+
+    /** Runs this state's hot functions through {@code t}'s compiled tier (see {@link Tiering}). */
+    public void tiering(Tiering t) {
+        this.tiering = t;
+        this.tierAt = t == null ? Integer.MAX_VALUE : t.threshold();
+    }
 
     /** Installs a capability bundle. */
     public void install(Library lib) {

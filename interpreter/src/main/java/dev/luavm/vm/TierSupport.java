@@ -1,0 +1,696 @@
+package dev.luavm.vm;
+
+import dev.luavm.bytecode.OpCode;
+import dev.luavm.meter.GasMeter;
+import dev.luavm.value.LuaClosure;
+import dev.luavm.value.LuaString;
+import dev.luavm.value.LuaTable;
+
+/**
+ * The whole runtime API of compiled Lua functions: every generated class extends this one and
+ * references no other class (a test reads their constant pools, {@code JitAuditTest}).
+ *
+ * <h2>Contract of {@link #run}</h2>
+ * A compiled function is a specialisation of {@link Interpreter#execute}'s inner loop for one
+ * prototype. It works on the same heap frame as the interpreter: registers in
+ * {@code co.stack} from {@code f.base}, the resume point in {@code f.pc}. It starts at
+ * {@code f.pc} (an entry switch covers every pc) and runs until the frame changes (a call of a
+ * Lua function, a return, a metamethod pushed as a frame, a yield), then returns to the
+ * dispatch loop's outer loop exactly where the interpreter would {@code continue outer}:
+ * {@link #CONTINUE}, or {@link #DONE} where the interpreter returns. Lua calls therefore never
+ * nest on the Java stack (VM rule 3), and a yield under a compiled frame is an ordinary frame
+ * switch: the interpreter or the compiled code resumes the frame at {@code f.pc}.
+ *
+ * <p>Each instruction is the interpreter's case for it, with the operand word as a constant:
+ * the helpers below are those cases, one each. Gas is kept the interpreter's way: the
+ * instruction's {@link OpCode#gas} is added to a local counter before it runs, and the counter
+ * is charged at the same safepoints under the same condition ({@code gas >= room}); the counter
+ * and room cross the boundary through {@link LuaState#tierGas}/{@link LuaState#tierRoom}. An
+ * error thrown inside records the pc and charges the counter (what the interpreter's catch
+ * does) before it propagates: positions, tracebacks and gas are the interpreter's.
+ */
+abstract class TierSupport {
+    static final int CONTINUE = 0;
+    static final int DONE = 1;
+
+    protected TierSupport() {}
+
+    /** Runs the frame {@code f} (its closure's prototype is this code's) from {@code f.pc}. */
+    abstract int run(LuaState st, Coroutine co, CallFrame f);
+
+    // ---- boundary
+
+    static long gasIn(LuaState st) {
+        return st.tierGas;
+    }
+
+    static long roomIn(LuaState st) {
+        return st.tierRoom;
+    }
+
+    static int exit(LuaState st, long gas, long room, int status) {
+        st.tierGas = gas;
+        st.tierRoom = room;
+        return status;
+    }
+
+    static int base(CallFrame f) {
+        return f.base;
+    }
+
+    static int pc(CallFrame f) {
+        return f.pc;
+    }
+
+    /** Charges the local counter at a safepoint; returns the new room. */
+    static long flush(LuaState st, long gas) {
+        GasMeter m = st.gas;
+        m.charge(gas);
+        return m.room();
+    }
+
+    /** What the interpreter's catch does first: the frame's pc, the counter charged. */
+    static Throwable fail(Throwable t, LuaState st, CallFrame f, int pc, long gas) {
+        if (t instanceof LuaError || t instanceof StackOverflowError) {
+            f.pc = pc;
+            st.tierGas = 0;
+            st.gas.charge(gas);
+        }
+        return t;
+    }
+
+    static void badPc(int pc) {
+        throw new IllegalStateException("compiled code entered at pc " + pc);
+    }
+
+    // ---- instructions: results 0 = next instruction, 1 = skip one, -1 = frame changed
+
+    static int move(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        stack[base + ((i >>> 6) & 0xFF)] = stack[base + (i >>> 23)];
+        return 0;
+    }
+
+    static int loadk(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        co.stack[base + ((i >>> 6) & 0xFF)] = f.closure.proto.constants[i >>> 14];
+        return 0;
+    }
+
+    static int loadbool(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        co.stack[base + ((i >>> 6) & 0xFF)] = (i >>> 23) != 0 ? Boolean.TRUE : Boolean.FALSE;
+        return ((i >>> 14) & 0x1FF) != 0 ? 1 : 0;
+    }
+
+    static int loadnil(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int ra = base + ((i >>> 6) & 0xFF);
+        for (int j = i >>> 23; j >= 0; j--) stack[ra + j] = null;
+        return 0;
+    }
+
+    static int getupval(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        co.stack[base + ((i >>> 6) & 0xFF)] = f.closure.upvals[i >>> 23].get();
+        return 0;
+    }
+
+    static int gettabup(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int ra = base + ((i >>> 6) & 0xFF);
+        int c = (i >>> 14) & 0x1FF;
+        LuaClosure cl = f.closure;
+        Object key = c > 0xFF ? cl.proto.constants[c & 0xFF] : stack[base + c];
+        Object t = cl.upvals[i >>> 23].get();
+        if (t instanceof LuaTable tt) {
+            Object v = key instanceof LuaString s ? tt.getStr(s) : tt.get(key);
+            if (v != null || tt.getMetatable() == null) {
+                stack[ra] = v;
+                return 0;
+            }
+        }
+        return index(st, co, f, pc, t, key, ra);
+    }
+
+    private static int index(LuaState st, Coroutine co, CallFrame f, int pc, Object t, Object key, int ra) {
+        f.pc = pc;
+        Object v = Meta.index(st, t, key, true, VmError.OP_B);
+        if (v == Calls.PENDING) return -1;
+        co.stack[ra] = v;
+        return 0;
+    }
+
+    static int gettable(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int ra = base + ((i >>> 6) & 0xFF);
+        int c = (i >>> 14) & 0x1FF;
+        Object key = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        Object t = stack[base + (i >>> 23)];
+        if (t instanceof LuaTable tt) {
+            Object v;
+            if (key instanceof Long l) v = tt.getInt(l);
+            else if (key instanceof LuaString s) v = tt.getStr(s);
+            else v = tt.get(key);
+            if (v != null || tt.getMetatable() == null) {
+                stack[ra] = v;
+                return 0;
+            }
+        }
+        return index(st, co, f, pc, t, key, ra);
+    }
+
+    static int settabup(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        LuaClosure cl = f.closure;
+        Object key = b > 0xFF ? cl.proto.constants[b & 0xFF] : stack[base + b];
+        Object val = c > 0xFF ? cl.proto.constants[c & 0xFF] : stack[base + c];
+        Object t = cl.upvals[(i >>> 6) & 0xFF].get();
+        if (t instanceof LuaTable tt && tt.getMetatable() == null && key instanceof LuaString s) {
+            tt.putStr(s, val);
+            return 0;
+        }
+        return setIndex(st, f, pc, t, key, val);
+    }
+
+    private static int setIndex(LuaState st, CallFrame f, int pc, Object t, Object key, Object val) {
+        f.pc = pc;
+        return Meta.setIndex(st, t, key, val, true, VmError.OP_A) == Calls.PENDING ? -1 : 0;
+    }
+
+    static int setupval(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        f.closure.upvals[i >>> 23].set(co.stack[base + ((i >>> 6) & 0xFF)]);
+        return 0;
+    }
+
+    static int settable(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object[] k = f.closure.proto.constants;
+        Object key = b > 0xFF ? k[b & 0xFF] : stack[base + b];
+        Object val = c > 0xFF ? k[c & 0xFF] : stack[base + c];
+        Object t = stack[base + ((i >>> 6) & 0xFF)];
+        if (t instanceof LuaTable tt && tt.getMetatable() == null) {
+            if (key instanceof Long l) {
+                tt.putInt(l, val);
+                return 0;
+            }
+            if (key instanceof LuaString s) {
+                tt.putStr(s, val);
+                return 0;
+            }
+        }
+        return setIndex(st, f, pc, t, key, val);
+    }
+
+    static int newtable(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        co.stack[base + ((i >>> 6) & 0xFF)] = new LuaTable(st.memory, Calls.fb2int(i >>> 23), Calls.fb2int((i >>> 14) & 0x1FF));
+        return 0;
+    }
+
+    static int self(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int ra = base + ((i >>> 6) & 0xFF);
+        int c = (i >>> 14) & 0x1FF;
+        Object key = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        Object t = stack[base + (i >>> 23)];
+        stack[ra + 1] = t;
+        if (t instanceof LuaTable tt && key instanceof LuaString s) {
+            Object v = tt.getStr(s);
+            if (v != null || tt.getMetatable() == null) {
+                stack[ra] = v;
+                return 0;
+            }
+        }
+        return index(st, co, f, pc, t, key, ra);
+    }
+
+    // ADD, SUB, MUL, LT, LE, EQ: small enough for the JVM to inline into the compiled function;
+    // the common same-type cases, then the general case above/below, which repeats the test.
+
+    static int add(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) {
+            stack[base + ((i >>> 6) & 0xFF)] = lx + ly;
+            return 0;
+        }
+        if (x instanceof Double dx && y instanceof Double dy) {
+            stack[base + ((i >>> 6) & 0xFF)] = dx + dy;
+            return 0;
+        }
+        return arith(st, co, f, base, i, pc);
+    }
+
+    static int sub(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) {
+            stack[base + ((i >>> 6) & 0xFF)] = lx - ly;
+            return 0;
+        }
+        if (x instanceof Double dx && y instanceof Double dy) {
+            stack[base + ((i >>> 6) & 0xFF)] = dx - dy;
+            return 0;
+        }
+        return arith(st, co, f, base, i, pc);
+    }
+
+    static int mul(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) {
+            stack[base + ((i >>> 6) & 0xFF)] = lx * ly;
+            return 0;
+        }
+        if (x instanceof Double dx && y instanceof Double dy) {
+            stack[base + ((i >>> 6) & 0xFF)] = dx * dy;
+            return 0;
+        }
+        return arith(st, co, f, base, i, pc);
+    }
+
+    static int lt(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) return (lx < ly) != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
+        return compare(st, co, f, base, i, pc);
+    }
+
+    static int le(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) return (lx <= ly) != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
+        return compare(st, co, f, base, i, pc);
+    }
+
+    static int eq(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) return (lx.longValue() == ly.longValue()) != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
+        return compare(st, co, f, base, i, pc);
+    }
+
+    /** ADD .. SHR: the interpreter's integer and float fast paths, then {@link Meta#arith}. */
+    static int arith(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int op = i & 0x3F;
+        int ra = base + ((i >>> 6) & 0xFF);
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        if (x instanceof Long lx && y instanceof Long ly) {
+            long u = lx;
+            long w = ly;
+            switch (op) {
+                case 13: stack[ra] = u + w; return 0;
+                case 14: stack[ra] = u - w; return 0;
+                case 15: stack[ra] = u * w; return 0;
+                case 20: stack[ra] = u & w; return 0;
+                case 21: stack[ra] = u | w; return 0;
+                case 22: stack[ra] = u ^ w; return 0;
+                case 23:
+                    if ((w & ~63L) == 0) {
+                        stack[ra] = u << w;
+                        return 0;
+                    }
+                    break;
+                case 24:
+                    if ((w & ~63L) == 0) {
+                        stack[ra] = u >>> w;
+                        return 0;
+                    }
+                    break;
+                case 18: stack[ra] = (double) u / (double) w; return 0;
+                case 16:
+                    if (w > 0) {
+                        long m = u % w;
+                        stack[ra] = m < 0 ? m + w : m;
+                        return 0;
+                    }
+                    break;
+                case 19:
+                    if (w > 0) {
+                        stack[ra] = Math.floorDiv(u, w);
+                        return 0;
+                    }
+                    break;
+                default:
+                    break;
+            }
+        } else if ((x instanceof Double || x instanceof Long) && (y instanceof Double || y instanceof Long)) {
+            double u = x instanceof Double dx ? dx : (double) (Long) x;
+            double w = y instanceof Double dy ? dy : (double) (Long) y;
+            switch (op) {
+                case 13: stack[ra] = u + w; return 0;
+                case 14: stack[ra] = u - w; return 0;
+                case 15: stack[ra] = u * w; return 0;
+                case 18: stack[ra] = u / w; return 0;
+                default: break;
+            }
+        }
+        return metaArith(st, co, f, pc, op, x, y, ra);
+    }
+
+    private static int metaArith(LuaState st, Coroutine co, CallFrame f, int pc, int op, Object x, Object y, int ra) {
+        f.pc = pc;
+        Object v = Meta.arith(st, op, x, y, true);
+        if (v == Calls.PENDING) return -1;
+        co.stack[ra] = v;
+        return 0;
+    }
+
+    static int unm(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int ra = base + ((i >>> 6) & 0xFF);
+        Object x = stack[base + (i >>> 23)];
+        if (x instanceof Long l) {
+            stack[ra] = -l;
+            return 0;
+        }
+        if (x instanceof Double d) {
+            stack[ra] = -d;
+            return 0;
+        }
+        return metaArith(st, co, f, pc, i & 0x3F, x, x, ra);
+    }
+
+    static int bnot(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int ra = base + ((i >>> 6) & 0xFF);
+        Object x = stack[base + (i >>> 23)];
+        if (x instanceof Long l) {
+            stack[ra] = ~l;
+            return 0;
+        }
+        return metaArith(st, co, f, pc, i & 0x3F, x, x, ra);
+    }
+
+    static int not(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        Object x = stack[base + (i >>> 23)];
+        stack[base + ((i >>> 6) & 0xFF)] = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx)
+                ? Boolean.TRUE : Boolean.FALSE;
+        return 0;
+    }
+
+    static int len(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int ra = base + ((i >>> 6) & 0xFF);
+        Object x = stack[base + (i >>> 23)];
+        if (x instanceof LuaString s) {
+            stack[ra] = (long) s.length();
+            return 0;
+        }
+        if (x instanceof LuaTable t && t.getMetatable() == null) {
+            stack[ra] = t.length();
+            return 0;
+        }
+        f.pc = pc;
+        Object v = Meta.len(st, x, true);
+        if (v == Calls.PENDING) return -1;
+        co.stack[ra] = v;
+        return 0;
+    }
+
+    static int concat(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        f.pc = pc;
+        Object v = Meta.concat(st, co, base + (i >>> 23), base + ((i >>> 14) & 0x1FF));
+        if (v == Calls.PENDING) return -1;
+        co.stack[base + ((i >>> 6) & 0xFF)] = v;
+        return 0;
+    }
+
+    /** JMP with A != 0: closes upvalues from R(A-1). */
+    static void close(Coroutine co, int base, int i) {
+        co.closeUpvalues(base + ((i >>> 6) & 0xFF) - 1);
+    }
+
+    /** EQ, LT, LE: 1 skips the next instruction. */
+    static int compare(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int op = i & 0x3F;
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
+        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        boolean res;
+        if (x instanceof Long lx && y instanceof Long ly) {
+            long u = lx;
+            long w = ly;
+            res = op == 31 ? u == w : op == 32 ? u < w : u <= w;
+        } else if (x instanceof Double dx && y instanceof Double dy) {
+            double u = dx;
+            double w = dy;
+            res = op == 31 ? u == w : op == 32 ? u < w : u <= w;
+        } else if (op == 31 && (x == y || x == null || y == null || x instanceof Boolean)) {
+            res = x == y || (x != null && x.equals(y));
+        } else if (op == 31 && x instanceof LuaString xs) {
+            res = y instanceof LuaString ys && xs.equals(ys, st.gas);
+        } else {
+            f.pc = pc;
+            Object v = op == 31 ? Meta.equals(st, x, y, true)
+                    : op == 32 ? Meta.lessThan(st, x, y, true) : Meta.lessEqual(st, x, y, true);
+            if (v == Calls.PENDING) return -1;
+            res = (Boolean) v;
+        }
+        return res != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
+    }
+
+    static int test(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object x = co.stack[base + ((i >>> 6) & 0xFF)];
+        boolean falsy = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx);
+        return falsy == (((i >>> 14) & 0x1FF) != 0) ? 1 : 0;
+    }
+
+    static int testset(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        Object x = stack[base + (i >>> 23)];
+        boolean falsy = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx);
+        if (falsy == (((i >>> 14) & 0x1FF) != 0)) return 1;
+        stack[base + ((i >>> 6) & 0xFF)] = x;
+        return 0;
+    }
+
+    /** CALL after its safepoint: 0 when a Java function completed in place, -1 when a frame was pushed. */
+    static int call(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        int ra = base + ((i >>> 6) & 0xFF);
+        int b = i >>> 23;
+        if (b != 0) co.top = ra + b;
+        f.pc = pc;
+        Object fn = co.stack[ra];
+        if (fn instanceof LuaClosure ncl) {
+            Calls.pushLua(st, co, ncl, ra, co.top - ra - 1, ((i >>> 14) & 0x1FF) - 1, 0);
+            return -1;
+        }
+        return Calls.precall(st, co, ra, co.top - ra - 1, ((i >>> 14) & 0x1FF) - 1, 0, f) ? 0 : -1;
+    }
+
+    /** TAILCALL's element work, added before its safepoint. */
+    static long tailcallGas(Coroutine co, int base, int i) {
+        int ra = base + ((i >>> 6) & 0xFF);
+        if ((i >>> 23) == 0 && co.top - ra - 1 > Calls.FREE_VALUES) return co.top - ra - 1 - Calls.FREE_VALUES;
+        return 0;
+    }
+
+    static int tailcall(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        int ra = base + ((i >>> 6) & 0xFF);
+        int b = i >>> 23;
+        if (b != 0) co.top = ra + b;
+        f.pc = pc;
+        Object fn = co.stack[ra];
+        if (fn instanceof LuaClosure ncl) {
+            if (co.openUpvals != null) co.closeUpvalues(base);
+            int nargs = co.top - ra - 1;
+            int func = f.func;
+            co.ensureStack(func + 1 + nargs + ncl.proto.maxStackSize + Coroutine.EXTRA_STACK);
+            Object[] stack = co.stack;
+            System.arraycopy(stack, ra, stack, func, nargs + 1);
+            int flags = f.flags | CallFrame.TAIL;
+            int aux = f.aux;
+            int nres = f.nresults;
+            co.nframes--;
+            CallFrame nf = Calls.pushLua(st, co, ncl, func, nargs, nres, flags);
+            nf.aux = aux;
+            return -1;
+        }
+        return Calls.precall(st, co, ra, co.top - ra - 1, -1, 0, f) ? 0 : -1;
+    }
+
+    /** RETURN's element work, added before its safepoint. */
+    static long returnGas(Coroutine co, int base, int i) {
+        int ra = base + ((i >>> 6) & 0xFF);
+        int b = i >>> 23;
+        int n = b != 0 ? b - 1 : co.top - ra;
+        return n > Calls.FREE_VALUES ? n - Calls.FREE_VALUES : 0;
+    }
+
+    /** RETURN after its safepoint: {@link #DONE} when the dispatch loop returns. */
+    static int ret(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        int ra = base + ((i >>> 6) & 0xFF);
+        int b = i >>> 23;
+        int n = b != 0 ? b - 1 : co.top - ra;
+        if (co.openUpvals != null) co.closeUpvalues(base);
+        Object[] stack = co.stack;
+        int dst = f.func;
+        int want = f.nresults;
+        if (want == 1) {
+            stack[dst] = n > 0 ? stack[ra] : null;
+        } else if (want < 0) {
+            System.arraycopy(stack, ra, stack, dst, n);
+            co.top = dst + n;
+        } else {
+            int j = 0;
+            for (; j < want && j < n; j++) stack[dst + j] = stack[ra + j];
+            for (; j < want; j++) stack[dst + j] = null;
+        }
+        co.nframes--;
+        f.closure = null; // a returned frame keeps nothing alive (threat T19)
+        if ((f.flags & CallFrame.SPECIAL) != 0 && Calls.finishSpecial(st, co, f)) return DONE;
+        return CONTINUE;
+    }
+
+    /** FORLOOP before its safepoint: 1 when the loop goes on (jump back). */
+    static int forloop(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int ra = base + ((i >>> 6) & 0xFF);
+        Object o = stack[ra];
+        if (o instanceof Long lo) {
+            long idx = lo;
+            long limit = (Long) stack[ra + 1];
+            long step = (Long) stack[ra + 2];
+            if (step > 0 ? Long.compareUnsigned(limit - idx, step) >= 0
+                    : step < 0 ? Long.compareUnsigned(idx - limit, -step) >= 0 : true) {
+                Long v = idx + step;
+                stack[ra] = v;
+                stack[ra + 3] = v;
+                return 1;
+            }
+            return 0;
+        }
+        double step = (Double) stack[ra + 2];
+        double idx = (Double) o + step;
+        double limit = (Double) stack[ra + 1];
+        if (0 < step ? idx <= limit : limit <= idx) {
+            Double v = idx;
+            stack[ra] = v;
+            stack[ra + 3] = v;
+            return 1;
+        }
+        return 0;
+    }
+
+    /** FORPREP: 1 when the loop does not run (jump past its FORLOOP). */
+    static int forprep(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        f.pc = pc;
+        return Calls.forPrep(st, co.stack, base + ((i >>> 6) & 0xFF)) ? 0 : 1;
+    }
+
+    /** TFORCALL before its safepoint: the iterator, state and control copied up. */
+    static void tforprep(Coroutine co, int base, int i) {
+        Object[] stack = co.stack;
+        int ra = base + ((i >>> 6) & 0xFF);
+        int cb = ra + 3;
+        stack[cb + 2] = stack[ra + 2];
+        stack[cb + 1] = stack[ra + 1];
+        stack[cb] = stack[ra];
+        co.top = cb + 3;
+    }
+
+    static int tforcall(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        f.pc = pc;
+        return Calls.precall(st, co, base + ((i >>> 6) & 0xFF) + 3, 2, (i >>> 14) & 0x1FF, 0, f) ? 0 : -1;
+    }
+
+    /** TFORLOOP before its safepoint: 1 when the loop goes on. */
+    static int tforloop(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        Object[] stack = co.stack;
+        int ra = base + ((i >>> 6) & 0xFF);
+        Object x = stack[ra + 1];
+        if (x != null) {
+            stack[ra] = x;
+            return 1;
+        }
+        return 0;
+    }
+
+    /** SETLIST's element work when B = 0 (values from a multiple result). */
+    static long setlistGas(Coroutine co, int base, int i) {
+        if ((i >>> 23) != 0) return 0;
+        int n = co.top - (base + ((i >>> 6) & 0xFF)) - 1;
+        return n > Calls.FREE_VALUES ? n - Calls.FREE_VALUES : 0;
+    }
+
+    /** SETLIST with C != 0 (the compiler declines C = 0, which reads an EXTRAARG word). */
+    static int setlist(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        int ra = base + ((i >>> 6) & 0xFF);
+        int n = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        if (n == 0) n = co.top - ra - 1;
+        f.pc = pc;
+        Object[] stack = co.stack;
+        LuaTable t = (LuaTable) stack[ra];
+        long last = (long) (c - 1) * OpCode.FIELDS_PER_FLUSH + n;
+        if (last <= Integer.MAX_VALUE && last > t.arrayCapacity()) t.ensureArray((int) last);
+        long first = (long) (c - 1) * OpCode.FIELDS_PER_FLUSH;
+        for (int j = 1; j <= n; j++) t.putInt(first + j, stack[ra + j]);
+        return 0;
+    }
+
+    static int closure(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        f.pc = pc;
+        LuaClosure c = Calls.closure(st, co, f.closure, i >>> 14, base);
+        co.stack[base + ((i >>> 6) & 0xFF)] = c;
+        return 0;
+    }
+
+    private static int varargs(Coroutine co, CallFrame f, int base) {
+        int nva = base - f.func - 1 - f.closure.proto.numParams;
+        return nva < 0 ? 0 : nva;
+    }
+
+    /** VARARG's element work when B = 0. */
+    static long varargGas(Coroutine co, CallFrame f, int base, int i) {
+        if ((i >>> 23) != 0) return 0;
+        int nva = varargs(co, f, base);
+        return nva > Calls.FREE_VALUES ? nva - Calls.FREE_VALUES : 0;
+    }
+
+    static int vararg(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        int ra = base + ((i >>> 6) & 0xFF);
+        int b = (i >>> 23) - 1;
+        int nva = varargs(co, f, base);
+        Object[] stack = co.stack;
+        if (b < 0) {
+            b = nva;
+            if (ra + nva + Coroutine.EXTRA_STACK > stack.length) {
+                f.pc = pc;
+                co.ensureStack(ra + nva + Coroutine.EXTRA_STACK);
+                stack = co.stack;
+            }
+            co.top = ra + nva;
+        }
+        int src = base - nva;
+        for (int j = 0; j < b; j++) stack[ra + j] = j < nva ? stack[src + j] : null;
+        return 0;
+    }
+}

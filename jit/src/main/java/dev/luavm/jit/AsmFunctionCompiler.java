@@ -1,0 +1,345 @@
+package dev.luavm.jit;
+
+import dev.luavm.bytecode.OpCode;
+import dev.luavm.bytecode.Prototype;
+import dev.luavm.vm.tier.FunctionCompiler;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodTooLargeException;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Generates one class per Lua prototype: a method {@code run} that is the dispatch loop
+ * specialised to that prototype's code (contract on {@code dev.luavm.vm.TierSupport}).
+ *
+ * <p>Shape of {@code run}: load the gas counter, room, base and pc; a {@code tableswitch} on
+ * the pc to the instruction's label (any pc can be a resume point: after a call returns, a
+ * metamethod completes, a coroutine resumes); then per instruction: add its gas, note the pc an
+ * error would report, and either call the instruction's helper with the operand word as a
+ * constant or, for jumps and tests, branch directly. Safepoints (calls, returns, loop steps,
+ * backward jumps) test {@code gas >= room} exactly where the interpreter does. A frame change
+ * leaves through {@code TierSupport.exit}; any throwable goes through {@code TierSupport.fail}
+ * (pc and gas recorded, as the interpreter's catch does) and is rethrown.
+ *
+ * <p>Declined (left interpreted): LOADKX and SETLIST with an EXTRAARG word (over 2^17
+ * constants or 25,550 list items), and methods over the JVM's 64 KiB.
+ */
+public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
+    private static final String RT = RUNTIME;
+    private static final String ST = "Ldev/luavm/vm/LuaState;";
+    private static final String CO = "Ldev/luavm/vm/Coroutine;";
+    private static final String FR = "Ldev/luavm/vm/CallFrame;";
+    private static final String RUN = "(" + ST + CO + FR + ")I";
+    private static final String OP = "(" + ST + CO + FR + "III)I";
+
+    private static final int L_ST = 1, L_CO = 2, L_F = 3, L_GAS = 4, L_ROOM = 6, L_BASE = 8, L_PC = 9, L_R = 10,
+            L_EXC = 11, L_EXTRA = 12;
+
+    @Override
+    public byte[] compile(Prototype p, String internalName) {
+        int[] code = p.code;
+        for (int pc = 0; pc < code.length; pc++) {
+            OpCode op = OpCode.of(code[pc] & 0x3F);
+            if (op == OpCode.LOADKX || op == OpCode.EXTRAARG) return null;
+            if (op == OpCode.SETLIST && ((code[pc] >>> 14) & 0x1FF) == 0) return null;
+        }
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
+            @Override
+            protected String getCommonSuperClass(String a, String b) {
+                return "java/lang/Object"; // never load classes while generating
+            }
+        };
+        cw.visit(V17, ACC_FINAL | ACC_SUPER, internalName, null, RT, null);
+        MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "()V", null, null);
+        init.visitCode();
+        init.visitVarInsn(ALOAD, 0);
+        init.visitMethodInsn(INVOKESPECIAL, RT, "<init>", "()V", false);
+        init.visitInsn(RETURN);
+        init.visitMaxs(0, 0);
+        init.visitEnd();
+        new Body(cw.visitMethod(0, "run", RUN, null, null), code).emit();
+        cw.visitEnd();
+        try {
+            return cw.toByteArray();
+        } catch (MethodTooLargeException e) {
+            return null;
+        }
+    }
+
+    /** The {@code run} method of one prototype. */
+    private static final class Body {
+        private final MethodVisitor mv;
+        private final int[] code;
+        private final Label[] at;
+        private final Label bad = new Label();
+        private final Label exit0 = new Label();
+        private final Label exit1 = new Label();
+
+        Body(MethodVisitor mv, int[] code) {
+            this.mv = mv;
+            this.code = code;
+            this.at = new Label[code.length];
+            for (int i = 0; i < at.length; i++) at[i] = new Label();
+        }
+
+        private Label label(int pc) {
+            return pc >= 0 && pc < at.length ? at[pc] : bad;
+        }
+
+        void emit() {
+            mv.visitCode();
+            Label start = new Label();
+            Label end = new Label();
+            Label handler = new Label();
+            mv.visitTryCatchBlock(start, end, handler, null);
+            rt(L_ST, "gasIn", "(" + ST + ")J");
+            mv.visitVarInsn(LSTORE, L_GAS);
+            rt(L_ST, "roomIn", "(" + ST + ")J");
+            mv.visitVarInsn(LSTORE, L_ROOM);
+            rt(L_F, "base", "(" + FR + ")I");
+            mv.visitVarInsn(ISTORE, L_BASE);
+            rt(L_F, "pc", "(" + FR + ")I");
+            mv.visitVarInsn(ISTORE, L_PC);
+            mv.visitLabel(start);
+            mv.visitVarInsn(ILOAD, L_PC);
+            mv.visitTableSwitchInsn(0, code.length - 1, bad, at);
+            for (int pc = 0; pc < code.length; pc++) instruction(pc);
+            mv.visitJumpInsn(GOTO, bad);
+            mv.visitLabel(bad);
+            mv.visitVarInsn(ILOAD, L_PC);
+            mv.visitMethodInsn(INVOKESTATIC, RT, "badPc", "(I)V", false);
+            mv.visitJumpInsn(GOTO, exit0);
+            mv.visitLabel(end);
+            exit(exit0, 0);
+            exit(exit1, 1);
+            mv.visitLabel(handler);
+            mv.visitVarInsn(ASTORE, L_EXC);
+            mv.visitVarInsn(ALOAD, L_EXC);
+            mv.visitVarInsn(ALOAD, L_ST);
+            mv.visitVarInsn(ALOAD, L_F);
+            mv.visitVarInsn(ILOAD, L_PC);
+            mv.visitVarInsn(LLOAD, L_GAS);
+            mv.visitMethodInsn(INVOKESTATIC, RT, "fail",
+                    "(Ljava/lang/Throwable;" + ST + FR + "IJ)Ljava/lang/Throwable;", false);
+            mv.visitInsn(ATHROW);
+            mv.visitMaxs(0, 0);
+            mv.visitEnd();
+        }
+
+        private void exit(Label l, int status) {
+            mv.visitLabel(l);
+            mv.visitVarInsn(ALOAD, L_ST);
+            mv.visitVarInsn(LLOAD, L_GAS);
+            mv.visitVarInsn(LLOAD, L_ROOM);
+            push(status);
+            mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+            mv.visitInsn(IRETURN);
+        }
+
+        private void rt(int local, String name, String desc) {
+            mv.visitVarInsn(ALOAD, local);
+            mv.visitMethodInsn(INVOKESTATIC, RT, name, desc, false);
+        }
+
+        private void push(int v) {
+            if (v >= -1 && v <= 5) mv.visitInsn(ICONST_0 + v);
+            else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) mv.visitIntInsn(BIPUSH, v);
+            else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) mv.visitIntInsn(SIPUSH, v);
+            else mv.visitLdcInsn(v);
+        }
+
+        /** helper(st, co, f, base, i, pc + 1): int on the stack */
+        private void op(String name, int i, int pc) {
+            mv.visitVarInsn(ALOAD, L_ST);
+            mv.visitVarInsn(ALOAD, L_CO);
+            mv.visitVarInsn(ALOAD, L_F);
+            mv.visitVarInsn(ILOAD, L_BASE);
+            push(i);
+            push(pc + 1);
+            mv.visitMethodInsn(INVOKESTATIC, RT, name, OP, false);
+        }
+
+        /** The interpreter's safepoint: {@code if (gas >= room) { room = flush(gas); gas = 0; }} */
+        private void safepoint() {
+            Label skip = new Label();
+            mv.visitVarInsn(LLOAD, L_GAS);
+            mv.visitVarInsn(LLOAD, L_ROOM);
+            mv.visitInsn(LCMP);
+            mv.visitJumpInsn(IFLT, skip);
+            mv.visitVarInsn(ALOAD, L_ST);
+            mv.visitVarInsn(LLOAD, L_GAS);
+            mv.visitMethodInsn(INVOKESTATIC, RT, "flush", "(" + ST + "J)J", false);
+            mv.visitVarInsn(LSTORE, L_ROOM);
+            mv.visitInsn(LCONST_0);
+            mv.visitVarInsn(LSTORE, L_GAS);
+            mv.visitLabel(skip);
+        }
+
+        private void addGas() {
+            mv.visitVarInsn(LLOAD, L_GAS);
+            mv.visitInsn(LADD);
+            mv.visitVarInsn(LSTORE, L_GAS);
+        }
+
+        /** Element work computed by {@code name}(co, [f,] base, i), added and checked only when non-zero. */
+        private void extraGas(String name, boolean withFrame, int i, boolean alwaysCheck) {
+            mv.visitVarInsn(ALOAD, L_CO);
+            if (withFrame) mv.visitVarInsn(ALOAD, L_F);
+            mv.visitVarInsn(ILOAD, L_BASE);
+            push(i);
+            mv.visitMethodInsn(INVOKESTATIC, RT, name, "(" + CO + (withFrame ? FR : "") + "II)J", false);
+            if (alwaysCheck) {
+                addGas();
+                safepoint();
+                return;
+            }
+            Label skip = new Label();
+            mv.visitInsn(DUP2);
+            mv.visitVarInsn(LSTORE, L_EXTRA);
+            mv.visitInsn(LCONST_0);
+            mv.visitInsn(LCMP);
+            mv.visitJumpInsn(IFEQ, skip);
+            mv.visitVarInsn(LLOAD, L_EXTRA);
+            addGas();
+            safepoint();
+            mv.visitLabel(skip);
+        }
+
+        /** result: -1 leaves (frame changed), else on to the next instruction */
+        private void leaveOnPending() {
+            mv.visitJumpInsn(IFLT, exit0);
+        }
+
+        /** result: -1 leaves, 1 skips the next instruction, 0 goes on */
+        private void conditional(int pc) {
+            mv.visitVarInsn(ISTORE, L_R);
+            mv.visitVarInsn(ILOAD, L_R);
+            mv.visitJumpInsn(IFLT, exit0);
+            mv.visitVarInsn(ILOAD, L_R);
+            mv.visitJumpInsn(IFNE, label(pc + 2));
+        }
+
+        private void instruction(int pc) {
+            int i = code[pc];
+            OpCode op = OpCode.of(i & 0x3F);
+            int sbx = (i >>> 14) - 131071;
+            mv.visitLabel(at[pc]);
+            if (op.gas != 0) {
+                mv.visitLdcInsn((long) op.gas);
+                addGas();
+            }
+            push(pc + 1);
+            mv.visitVarInsn(ISTORE, L_PC);
+            switch (op) {
+                case MOVE -> plain("move", i, pc);
+                case LOADK -> plain("loadk", i, pc);
+                case LOADBOOL -> {
+                    op("loadbool", i, pc);
+                    mv.visitInsn(POP);
+                    if (((i >>> 14) & 0x1FF) != 0) mv.visitJumpInsn(GOTO, label(pc + 2));
+                }
+                case LOADNIL -> plain("loadnil", i, pc);
+                case GETUPVAL -> plain("getupval", i, pc);
+                case GETTABUP -> pending("gettabup", i, pc);
+                case GETTABLE -> pending("gettable", i, pc);
+                case SETTABUP -> pending("settabup", i, pc);
+                case SETUPVAL -> plain("setupval", i, pc);
+                case SETTABLE -> pending("settable", i, pc);
+                case NEWTABLE -> plain("newtable", i, pc);
+                case SELF -> pending("self", i, pc);
+                case ADD -> pending("add", i, pc);
+                case SUB -> pending("sub", i, pc);
+                case MUL -> pending("mul", i, pc);
+                case MOD, POW, DIV, IDIV, BAND, BOR, BXOR, SHL, SHR -> pending("arith", i, pc);
+                case UNM -> pending("unm", i, pc);
+                case BNOT -> pending("bnot", i, pc);
+                case NOT -> plain("not", i, pc);
+                case LEN -> pending("len", i, pc);
+                case CONCAT -> pending("concat", i, pc);
+                case JMP -> {
+                    if (((i >>> 6) & 0xFF) != 0) {
+                        mv.visitVarInsn(ALOAD, L_CO);
+                        mv.visitVarInsn(ILOAD, L_BASE);
+                        push(i);
+                        mv.visitMethodInsn(INVOKESTATIC, RT, "close", "(" + CO + "II)V", false);
+                    }
+                    if (sbx < 0) safepoint();
+                    mv.visitJumpInsn(GOTO, label(pc + 1 + sbx));
+                }
+                case EQ, LT, LE -> {
+                    op(op == OpCode.EQ ? "eq" : op == OpCode.LT ? "lt" : "le", i, pc);
+                    conditional(pc);
+                }
+                case TEST -> {
+                    op("test", i, pc);
+                    conditional(pc);
+                }
+                case TESTSET -> {
+                    op("testset", i, pc);
+                    conditional(pc);
+                }
+                case CALL -> {
+                    safepoint();
+                    op("call", i, pc);
+                    leaveOnPending();
+                }
+                case TAILCALL -> {
+                    extraGas("tailcallGas", false, i, true);
+                    op("tailcall", i, pc);
+                    leaveOnPending();
+                }
+                case RETURN -> {
+                    extraGas("returnGas", false, i, true);
+                    op("ret", i, pc);
+                    mv.visitJumpInsn(IFNE, exit1);
+                    mv.visitJumpInsn(GOTO, exit0);
+                }
+                case FORLOOP -> loop("forloop", i, pc, pc + 1 + sbx);
+                case FORPREP -> {
+                    op("forprep", i, pc);
+                    mv.visitJumpInsn(IFNE, label(pc + 1 + sbx + 1));
+                }
+                case TFORCALL -> {
+                    mv.visitVarInsn(ALOAD, L_CO);
+                    mv.visitVarInsn(ILOAD, L_BASE);
+                    push(i);
+                    mv.visitMethodInsn(INVOKESTATIC, RT, "tforprep", "(" + CO + "II)V", false);
+                    safepoint();
+                    op("tforcall", i, pc);
+                    leaveOnPending();
+                }
+                case TFORLOOP -> loop("tforloop", i, pc, pc + 1 + sbx);
+                case SETLIST -> {
+                    extraGas("setlistGas", false, i, false);
+                    plain("setlist", i, pc);
+                }
+                case CLOSURE -> plain("closure", i, pc);
+                case VARARG -> {
+                    extraGas("varargGas", true, i, false);
+                    plain("vararg", i, pc);
+                }
+                default -> throw new IllegalStateException("declined opcode reached: " + op);
+            }
+        }
+
+        private void plain(String name, int i, int pc) {
+            op(name, i, pc);
+            mv.visitInsn(POP);
+        }
+
+        private void pending(String name, int i, int pc) {
+            op(name, i, pc);
+            leaveOnPending();
+        }
+
+        /** FORLOOP/TFORLOOP: the step, then the safepoint, then the jump back when the loop goes on. */
+        private void loop(String name, int i, int pc, int target) {
+            op(name, i, pc);
+            mv.visitVarInsn(ISTORE, L_R);
+            safepoint();
+            mv.visitVarInsn(ILOAD, L_R);
+            mv.visitJumpInsn(IFNE, label(target));
+        }
+    }
+}
