@@ -124,10 +124,12 @@ public final class Sandbox implements AutoCloseable {
             buffer = null;
         }
         long seed = b.seed != null ? b.seed : vm.freshSeed();
+        RecordedInput recordedInput = b.record && b.input != null ? new RecordedInput(b.input) : null;
+        java.io.InputStream input = recordedInput != null ? recordedInput : b.input;
         VirtualClock virtual = b.virtualStart != null ? new VirtualClock(b.virtualStart, b.clock) : null;
         Clock clock = virtual != null ? virtual : b.clock != null ? b.clock : new SystemClock();
         this.env = new SandboxEnvironment(clock, seed, sink, b.modules,
-                b.moduleDirectories == null ? null : new dev.luavm.host.ModuleFiles(b.moduleDirectories), b.input,
+                b.moduleDirectories == null ? null : new dev.luavm.host.ModuleFiles(b.moduleDirectories), input,
                 b.errorOutput);
         this.engine = new Engine(meter, env, limits);
         env.onExit(() -> { throw engine.exit(); });
@@ -140,6 +142,7 @@ public final class Sandbox implements AutoCloseable {
         engine.tiering(vm.tiering());
         this.audit = new AuditTrail(name, b.audit != null ? b.audit : vm.auditSink(), b.record);
         if (audit.enabled()) env.onClockRead(audit::clockRead);
+        if (recordedInput != null && audit.recording()) recordedInput.recordTo(audit);
         if (audit.recording()) {
             env.onCpuClockRead(audit::cpuClockRead);
             env.onModuleRead(audit::moduleRead);

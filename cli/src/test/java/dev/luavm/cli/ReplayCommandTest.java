@@ -106,6 +106,21 @@ class ReplayCommandTest {
     }
 
     @Test
+    void whatTheScriptReadFromStdinIsRecordedAndReplayed() throws IOException {
+        Path script = file("s.lua", String.join("\n",
+                "local n = io.read('n')",
+                "local rest = {} for line in io.lines() do rest[#rest + 1] = line:upper() end",
+                "print(n * 2, table.concat(rest, '+'), io.read('a') == '')"));
+        Path log = dir.resolve("in.jsonl");
+        MainTest.Outcome run = luavm("21\nalpha\nbeta\n", false, "--audit", log.toString(), script.toString());
+        assertEquals(0, run.status(), run.err());
+        assertEquals("42\t+ALPHA+BETA\ttrue\n", run.out()); // as lua5.3: the first line is what follows the number
+        MainTest.Outcome replay = luavm("different input that must not be read\n", false, "replay", log.toString());
+        assertEquals(0, replay.status(), replay.err());
+        assertEquals(run.out(), replay.out());
+    }
+
+    @Test
     void unreadableLogsExitOne() throws IOException {
         assertEquals(1, luavm("replay", dir.resolve("missing.jsonl").toString()).status());
         assertEquals(1, luavm("replay", file("bad.jsonl", "{not json\n").toString()).status());

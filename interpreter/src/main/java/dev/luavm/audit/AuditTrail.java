@@ -114,6 +114,23 @@ public final class AuditTrail {
         write(new Recorded(sandbox, run, Recorded.Kind.ZONE, 0, List.of(zone), false));
         for (java.util.ArrayList<Object> g : globals) write(new Recorded(sandbox, run, Recorded.Kind.GLOBAL, 0, g, false));
         globals.clear();
+        if (inputPresent) write(new Recorded(sandbox, run, Recorded.Kind.STDIN, 0, List.of(), false));
+    }
+
+    /** the sandbox reads a host-given input stream: each run's recording says so */
+    private boolean inputPresent;
+    private long inputReads;
+
+    /** The sandbox has a host-given input stream, whose bytes {@link #inputRead} records. */
+    public void inputPresent() {
+        inputPresent = true;
+    }
+
+    /** The input stream delivered {@code len} bytes to the sandbox: records them in full (when recording). */
+    public void inputRead(byte[] b, int off, int len) {
+        if (!open || !recording || len <= 0) return;
+        write(new Recorded(sandbox, run, Recorded.Kind.STDIN, ++inputReads,
+                List.of(java.util.Arrays.copyOfRange(b, off, off + len)), false));
     }
 
     /** globals the host set since the last run, recorded at the next run's start */

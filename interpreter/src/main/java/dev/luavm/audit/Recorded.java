@@ -45,7 +45,13 @@ public record Recorded(String sandbox, long run, Kind kind, long seq, List<Objec
         /** values: the {@code os.clock} reading in nanoseconds (only changes are written) */
         CPU_CLOCK,
         /** values: hex SHA-256 of the run's output bytes, and their count */
-        OUTPUT
+        OUTPUT,
+        /**
+         * values: bytes the host-given input stream ({@code io.read}, {@code io.lines}) delivered,
+         * in order ({@code seq} 1, 2, ...); at each run's start one with {@code seq} 0 and no values
+         * says the sandbox has an input stream at all
+         */
+        STDIN
     }
 
     public Recorded {

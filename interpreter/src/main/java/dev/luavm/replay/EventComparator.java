@@ -92,7 +92,7 @@ final class EventComparator implements AuditSink {
     private static boolean skipped(AuditEvent e) {
         if (!(e instanceof Recorded r)) return false;
         return switch (r.kind()) {
-            case SOURCE, INPUTS, ZONE, GLOBAL, MODULE, HOST_RESULTS, HOST_ERROR -> true;
+            case SOURCE, INPUTS, ZONE, GLOBAL, MODULE, HOST_RESULTS, HOST_ERROR, STDIN -> true;
             case CPU_CLOCK, OUTPUT -> false;
         };
     }

@@ -100,6 +100,18 @@ public final class Recording {
         private final Map<Long, String> errors = new HashMap<>();
         private final TreeMap<Long, Long> clock = new TreeMap<>();
         private final TreeMap<Long, Long> cpuClock = new TreeMap<>();
+        private final List<byte[]> input = new ArrayList<>();
+        private boolean hasInput;
+
+        /** Whether the recorded sandbox had a host-given input stream ({@code io.read}). */
+        public boolean hasInput() {
+            return hasInput;
+        }
+
+        /** The bytes the input stream delivered during this run, in order. */
+        public List<byte[]> input() {
+            return java.util.Collections.unmodifiableList(input);
+        }
 
         Run(RunStarted started, int number) {
             this.started = started;
@@ -131,6 +143,12 @@ public final class Recording {
                             ? NIL : d.values().get(1));
                     case CPU_CLOCK -> cpuClock.put(d.seq(), ((Number) d.values().get(0)).longValue());
                     case OUTPUT -> { }
+                    case STDIN -> {
+                        hasInput = true;
+                        for (Object v : d.values()) {
+                            input.add(v instanceof byte[] b ? b : String.valueOf(v).getBytes(StandardCharsets.ISO_8859_1));
+                        }
+                    }
                 }
             }
         }

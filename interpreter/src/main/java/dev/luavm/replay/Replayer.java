@@ -161,6 +161,8 @@ public final class Replayer {
                 .audit(comparator)
                 .record(true)
                 .policy(policy);
+        java.io.InputStream input = recordedInput(runs);
+        if (input != null) sb.input(input);
         int replayed = 0;
         try (Sandbox sandbox = sb.build()) {
             box[0] = sandbox;
@@ -201,6 +203,17 @@ public final class Replayer {
         } catch (LuaException e) {
             // the recorded run failed too, or the comparator will say it did not
         }
+    }
+
+    /** What the recorded sandbox's input stream delivered, over all runs, or null when it had none. */
+    private static java.io.InputStream recordedInput(List<Recording.Run> runs) {
+        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        boolean present = false;
+        for (Recording.Run r : runs) {
+            present |= r.hasInput();
+            for (byte[] b : r.input()) all.writeBytes(b);
+        }
+        return present ? new java.io.ByteArrayInputStream(all.toByteArray()) : null;
     }
 
     /** The source the recording says {@code require} got for {@code name}: this run's, else the latest earlier run's. */
