@@ -81,8 +81,8 @@ final class Engine {
      * Starts a run: clears the previous run's end by time, output or cancellation and any
      * cancel flag left over; its deadline is {@code timeout} from now on the host clock.
      */
-    void startRun(Duration timeout) {
-        gas.startRun();
+    void startRun(Duration timeout, long runGas) {
+        gas.startRun(runGas);
         gasAtRunStart = gas.used();
         // compared first: toNanos() throws for timeouts past ~292 years (Limits.unlimited()),
         // and an exception per run costs more than the whole run of a small chunk

@@ -9,6 +9,8 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@code gas}: VM instructions and library work units over a sandbox's life (see {@code OpCode.gas});</li>
+ *   <li>{@code runGas}: gas one run may use (default: no limit beyond {@code gas}), for hosts
+ *       whose sandbox lives through many runs (a REPL, an MCP session) and want each bounded;</li>
  *   <li>{@code memoryBytes}: what the script may hold at once (live Lua heap, deterministic estimate);</li>
  *   <li>{@code callDepth}: Lua call frames; beyond it a catchable "stack overflow" error;</li>
  *   <li>{@code outputBytes}: bytes {@code print} may write per run; beyond it the run ends;</li>
@@ -40,10 +42,17 @@ public final class Limits {
     private final Duration timeout;
     private final long sourceBytes;
     private final int parseDepth;
+    private final long runGas;
 
     private Limits(long gas, long memoryBytes, int callDepth, long outputBytes, Duration timeout,
                    long sourceBytes, int parseDepth) {
+        this(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, Long.MAX_VALUE);
+    }
+
+    private Limits(long gas, long memoryBytes, int callDepth, long outputBytes, Duration timeout,
+                   long sourceBytes, int parseDepth, long runGas) {
         if (gas <= 0) throw new IllegalArgumentException("gas must be positive: " + gas);
+        if (runGas <= 0) throw new IllegalArgumentException("gas per run must be positive: " + runGas);
         if (memoryBytes <= 0) throw new IllegalArgumentException("memory must be positive: " + memoryBytes);
         if (callDepth < 10) throw new IllegalArgumentException("call depth must be at least 10: " + callDepth);
         if (outputBytes < 0) throw new IllegalArgumentException("output must not be negative: " + outputBytes);
@@ -58,6 +67,7 @@ public final class Limits {
         this.timeout = timeout;
         this.sourceBytes = sourceBytes;
         this.parseDepth = parseDepth;
+        this.runGas = runGas;
     }
 
     /** Finite defaults suitable for untrusted scripts. */
@@ -76,22 +86,31 @@ public final class Limits {
     }
 
     /** These limits with gas {@code v} for the sandbox's life. */
-    public Limits withGas(long v) { return new Limits(v, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth); }
+    public Limits withGas(long v) { return new Limits(v, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, runGas); }
     /** These limits with a memory cap of {@code v} bytes. */
-    public Limits withMemory(long v) { return new Limits(gas, v, callDepth, outputBytes, timeout, sourceBytes, parseDepth); }
+    public Limits withMemory(long v) { return new Limits(gas, v, callDepth, outputBytes, timeout, sourceBytes, parseDepth, runGas); }
     /** These limits with {@code v} levels of nested calls (at least 10). */
-    public Limits withCallDepth(int v) { return new Limits(gas, memoryBytes, v, outputBytes, timeout, sourceBytes, parseDepth); }
+    public Limits withCallDepth(int v) { return new Limits(gas, memoryBytes, v, outputBytes, timeout, sourceBytes, parseDepth, runGas); }
     /** These limits with {@code v} bytes of output per run. */
-    public Limits withOutput(long v) { return new Limits(gas, memoryBytes, callDepth, v, timeout, sourceBytes, parseDepth); }
+    public Limits withOutput(long v) { return new Limits(gas, memoryBytes, callDepth, v, timeout, sourceBytes, parseDepth, runGas); }
     /** These limits with {@code v} of wall-clock time per run. */
-    public Limits withTimeout(Duration v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, v, sourceBytes, parseDepth); }
+    public Limits withTimeout(Duration v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, v, sourceBytes, parseDepth, runGas); }
     /** These limits accepting chunks of up to {@code v} bytes. */
-    public Limits withSourceBytes(long v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, v, parseDepth); }
+    public Limits withSourceBytes(long v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, v, parseDepth, runGas); }
     /** These limits with {@code v} levels of syntactic nesting. */
-    public Limits withParseDepth(int v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, v); }
+    public Limits withParseDepth(int v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, v, runGas); }
+
+    /**
+     * These limits with at most {@code v} gas per run (on top of the sandbox's life budget
+     * {@link #gas()}): a run that uses it up ends with GAS, and the next run gets {@code v} again
+     * while the life budget lasts.
+     */
+    public Limits withRunGas(long v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, v); }
 
     /** Gas for the sandbox's life. */
     public long gas() { return gas; }
+    /** Gas per run ({@code Long.MAX_VALUE}: no limit beyond {@link #gas()}). */
+    public long runGas() { return runGas; }
     /** The cap on the memory the script holds, in bytes. */
     public long memoryBytes() { return memoryBytes; }
     /** The depth of nested calls. */
@@ -108,6 +127,7 @@ public final class Limits {
     @Override
     public String toString() {
         return "Limits[gas=" + gas + ", memory=" + memoryBytes + ", callDepth=" + callDepth + ", output=" + outputBytes
-                + ", timeout=" + timeout + ", source=" + sourceBytes + ", parseDepth=" + parseDepth + "]";
+                + ", timeout=" + timeout + ", source=" + sourceBytes + ", parseDepth=" + parseDepth
+                + (runGas == Long.MAX_VALUE ? "" : ", runGas=" + runGas) + "]";
     }
 }

@@ -461,7 +461,7 @@ public final class Sandbox implements AutoCloseable {
             cancelledBeforeStart = cancelPending;
             cancelPending = false;
             gateway.reset(limits.timeout());
-            engine.startRun(limits.timeout());
+            engine.startRun(limits.timeout(), limits.runGas());
             runner = me;
         }
         if (buffer != null) buffer.reset();

@@ -118,7 +118,7 @@ final class ArgParser {
             "  -E              ignored (luavm reads no environment variables)",
             "  --              stop handling options",
             "  -               stop handling options and execute stdin",
-            "  --gas N         instruction budget (default: unlimited)",
+            "  --gas N         gas per run: each -e chunk, the script, each REPL entry (default: unlimited)",
             "  --memory SIZE   memory the script may hold, e.g. 64m (default: 1g or half the JVM heap)",
             "  --timeout DUR   wall-clock limit, e.g. 500ms, 2s, 1m (default: none)",
             "  --output SIZE   bytes the script may print (default: unlimited)",

@@ -24,7 +24,9 @@ final class McpCommand implements Subcommand {
             "Serves the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC): tools lua_run,",
             "lua_docs and lua_reset; each session keeps one sandbox, so globals persist between calls.",
             "Options:",
-            "  --gas N                  gas budget of a session's sandbox, until lua_reset (default: 10000000000)",
+            "  --gas N                  gas per call (default: 100000000)",
+            "  --session-gas N          gas of a session's sandbox over all its calls, until lua_reset",
+            "                           (default: 10000000000)",
             "  --memory SIZE            memory a session's scripts may hold, e.g. 64m (default: 64m)",
             "  --timeout DUR            wall-clock limit per call, e.g. 500ms, 2s (default: 10s)",
             "  --output SIZE            bytes a call may print (default: 1m)",
@@ -42,7 +44,7 @@ final class McpCommand implements Subcommand {
 
     @Override
     public int run(List<String> args, Console console) {
-        Limits limits = Limits.defaults().withGas(LuaMcpServer.DEFAULT_SESSION_GAS);
+        Limits limits = Limits.defaults().withGas(LuaMcpServer.DEFAULT_SESSION_GAS).withRunGas(Limits.DEFAULT_GAS);
         Capabilities caps = Capabilities.standard();
         List<String> upstreams = new ArrayList<>();
         Path audit = null;
@@ -61,7 +63,7 @@ final class McpCommand implements Subcommand {
                     console.out.flush();
                     return 0;
                 }
-                if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--upstream", "--audit").contains(name)) {
+                if (!List.of("--gas", "--session-gas", "--memory", "--timeout", "--output", "--caps", "--upstream", "--audit").contains(name)) {
                     throw new ArgParser.UsageException("unrecognized option '" + a + "'");
                 }
                 if (value == null) {
@@ -70,7 +72,8 @@ final class McpCommand implements Subcommand {
                 }
                 try {
                     switch (name) {
-                        case "--gas" -> limits = limits.withGas(Quantities.parseCount(value, value));
+                        case "--gas" -> limits = limits.withRunGas(Quantities.parseCount(value, value));
+                        case "--session-gas" -> limits = limits.withGas(Quantities.parseCount(value, value));
                         case "--memory" -> limits = limits.withMemory(Quantities.parseSize(value));
                         case "--timeout" -> limits = limits.withTimeout(Quantities.parseDuration(value));
                         case "--output" -> limits = limits.withOutput(Quantities.parseSize(value));

@@ -49,7 +49,7 @@ final class Runner {
         Limits l = Limits.unlimited()
                 .withMemory(Math.min(1L << 30, heapHalf))
                 .withCallDepth(Limits.DEFAULT_CALL_DEPTH);
-        if (o.gas != null) l = l.withGas(o.gas);
+        if (o.gas != null) l = l.withRunGas(o.gas); // per run: each -e chunk, the script, each REPL entry
         if (o.memory != null) l = l.withMemory(o.memory);
         if (o.timeout != null) l = l.withTimeout(o.timeout);
         if (o.output != null) l = l.withOutput(o.output);

@@ -68,7 +68,7 @@ class McpCommandTest {
     @Test
     void answersJsonRpcLinesWrittenByHand() throws Exception {
         Path audit = dir.resolve("audit.jsonl");
-        Process p = new ProcessBuilder(luavmMcp("--timeout", "1s", "--audit", audit.toString()))
+        Process p = new ProcessBuilder(luavmMcp("--timeout", "1s", "--gas", "1000000000000", "--audit", audit.toString()))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         OutputStream in = p.getOutputStream();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -137,7 +137,7 @@ class McpCommandTest {
             String docs = ((McpSchema.TextContent) c.callTool(new McpSchema.CallToolRequest("lua_docs", Map.of()))
                     .content().get(0)).text();
             assertTrue(docs.contains("- `base`") && !docs.contains("- `string`"), docs);
-            assertTrue(docs.contains("gas left of 5000000"), docs);
+            assertTrue(docs.contains(" and 5000000 gas per call"), docs);
             McpSchema.CallToolResult r = c.callTool(new McpSchema.CallToolRequest("lua_run",
                     Map.of("source", "return string")));
             assertEquals("[null]", JSON.readTree(((McpSchema.TextContent) r.content().get(0)).text()).get("results").toString(),

@@ -220,7 +220,7 @@ class JavaApiTest {
             LuaHandle spin = sb.evalAs("return function() while true do end end", LuaHandle.class);
             assertEquals(Limit.GAS, assertThrows(LuaLimitException.class, spin::call).limit());
         }
-        Limits shortRuns = Limits.defaults().withTimeout(Duration.ofMillis(200));
+        Limits shortRuns = Limits.defaults().withGas(Long.MAX_VALUE).withTimeout(Duration.ofMillis(200)); // the compiled tier spends 10^8 gas in well under 200 ms
         try (Sandbox sb = LuaVM.newSandbox(Capabilities.standard(), shortRuns)) {
             LuaHandle spin = sb.evalAs("return function() while true do end end", LuaHandle.class);
             assertEquals(Limit.TIME, assertThrows(LuaLimitException.class, spin::call).limit());

@@ -288,7 +288,7 @@ class AuditLogTest {
         for (Case c : List.of(
                 new Case(base.withGas(100_000), "kv.get('a') while true do end", "gas"),
                 new Case(base.withMemory(2L << 20), "kv.get('a') local t = {} for i = 1, 1e8 do t[i] = ('x'):rep(64) .. i end", "memory"),
-                new Case(base.withTimeout(Duration.ofMillis(100)), "kv.get('a') while true do end", "time"),
+                new Case(base.withGas(Long.MAX_VALUE).withTimeout(Duration.ofMillis(100)), "kv.get('a') while true do end", "time"),
                 new Case(base.withOutput(100), "kv.get('a') while true do print('spam') end", "output"),
                 new Case(base.withCallDepth(200), "kv.get('a') local function f() return 1 + f() end return f()", "depth"))) {
             RunEnded end = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> endOf(c.limits(), c.script()));

@@ -205,6 +205,7 @@ public final class AuditTrail {
         m.put("timeoutMillis", l.timeout().getSeconds() >= Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : l.timeout().toMillis());
         m.put("sourceBytes", l.sourceBytes());
         m.put("parseDepth", (long) l.parseDepth());
+        if (l.runGas() != Long.MAX_VALUE) m.put("runGas", l.runGas());
         return m;
     }
 

@@ -42,6 +42,8 @@ public final class GasMeter implements GasSink {
     }
 
     private final long limit;
+    /** where the current run's own budget ends ({@link #startRun(long)}); MAX_VALUE: none */
+    private long runLimit = Long.MAX_VALUE;
     private long used;
     private long nextCheck;
     private volatile boolean cancelled;
@@ -84,11 +86,12 @@ public final class GasMeter implements GasSink {
     public void check() {
         if (terminated != null) throw new LuaTermination(terminated);
         if (cancelled) throw terminate(LuaTermination.Reason.CANCELLED);
-        if (used >= limit) throw terminate(LuaTermination.Reason.GAS);
+        long cap = Math.min(limit, runLimit);
+        if (used >= cap) throw terminate(LuaTermination.Reason.GAS);
         if (hasDeadline && clock != null && clock.getAsLong() - deadlineNanos >= 0) {
             throw terminate(LuaTermination.Reason.TIME);
         }
-        long room = limit - used;
+        long room = cap - used;
         nextCheck = used + Math.min(room, CHECK_INTERVAL);
     }
 
@@ -104,8 +107,18 @@ public final class GasMeter implements GasSink {
      * charge polls at once.
      */
     public void startRun() {
+        startRun(Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #startRun()} for a run that may use at most {@code runGas} units (on top of the
+     * life budget): a GAS termination by the previous run's own budget is cleared, one by the
+     * life budget stays.
+     */
+    public void startRun(long runGas) {
         cancelled = false;
-        if (terminated != LuaTermination.Reason.GAS) {
+        runLimit = runGas == Long.MAX_VALUE || used + runGas < used ? Long.MAX_VALUE : used + runGas;
+        if (terminated != LuaTermination.Reason.GAS || used < limit) {
             terminated = null;
             nextCheck = used;
         }

@@ -310,6 +310,7 @@ public final class Replayer {
         }
         if (m.get("sourceBytes") instanceof Number n) l = l.withSourceBytes(n.longValue());
         if (m.get("parseDepth") instanceof Number n) l = l.withParseDepth(n.intValue());
+        if (m.get("runGas") instanceof Number n) l = l.withRunGas(n.longValue());
         return l;
     }
 }

@@ -215,7 +215,7 @@ public final class LuaMcpServer implements AutoCloseable {
     /** Configures a server; {@link #build()} starts and connects the upstreams. */
     public static final class Builder {
         private Capabilities capabilities = Capabilities.standard();
-        private Limits limits = Limits.defaults().withGas(DEFAULT_SESSION_GAS);
+        private Limits limits = Limits.defaults().withGas(DEFAULT_SESSION_GAS).withRunGas(Limits.DEFAULT_GAS);
         private HostCallPolicy policy;
         private AuditSink audit;
         private PrintStream log = System.err;

@@ -160,7 +160,7 @@ final class LuaSession implements AutoCloseable {
     }
 
     /** The error part of a report: kind (syntax, runtime, limit, conversion, audit, internal), message and where. */
-    static Map<String, Object> classify(RuntimeException e) {
+    Map<String, Object> classify(RuntimeException e) {
         Map<String, Object> err = new LinkedHashMap<>();
         if (e instanceof LuaSyntaxException s) {
             err.put("kind", "syntax");
@@ -174,8 +174,9 @@ final class LuaSession implements AutoCloseable {
         } else if (e instanceof LuaLimitException l) {
             err.put("kind", "limit");
             err.put("limit", l.limit().label);
-            err.put("message", l.getMessage()
-                    + (l.limit() == LuaLimitException.Limit.GAS ? " (the session's gas budget is spent: lua_reset starts afresh)" : ""));
+            boolean sessionSpent = l.limit() == LuaLimitException.Limit.GAS && gasSpent >= limits.gas();
+            err.put("message", l.getMessage() + (sessionSpent ? " (the session's gas budget is spent: lua_reset starts afresh)"
+                    : l.limit() == LuaLimitException.Limit.GAS ? " (this call's gas; the next call gets its own)" : ""));
         } else if (e instanceof LuaConversionException c) {
             err.put("kind", "conversion");
             err.put("message", "the results could not be converted: " + c.getMessage());

@@ -16,8 +16,9 @@ final class SandboxDocs {
         return HostDocs.markdown(caps) + "\n## This session\n\n"
                 + "Globals persist between `lua_run` calls; `lua_reset` starts afresh. An expression's value is "
                 + "returned (`lua_run{source = \"1 + 1\"}` gives `results: [2]`); `print` output is captured.\n\n"
-                + "Limits: " + limits.timeout().toMillis() + " ms and " + limits.outputBytes()
-                + " bytes of output per call; " + limits.memoryBytes() + " bytes of memory held; " + gasLeft
+                + "Limits: " + limits.timeout().toMillis() + " ms, " + limits.outputBytes() + " bytes of output"
+                + (limits.runGas() == Long.MAX_VALUE ? "" : " and " + limits.runGas() + " gas")
+                + " per call; " + limits.memoryBytes() + " bytes of memory held; " + gasLeft
                 + " gas left of " + limits.gas() + " for this sandbox (spent gas comes back only with `lua_reset`).\n";
     }
 }

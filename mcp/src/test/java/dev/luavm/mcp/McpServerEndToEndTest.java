@@ -71,8 +71,23 @@ class McpServerEndToEndTest {
     }
 
     @Test
-    void aSpentGasBudgetFailsEveryCallUntilReset() throws Exception {
+    void gasIsPerCall() throws Exception {
         try (McpSyncClient c = client(javaCommand(TestServerMain.class, "--gas", "2000000"))) {
+            run(c, "keep = 1");
+            for (int i = 0; i < 3; i++) { // 3 x 2,000,000: each call ends on its own budget
+                Map<String, Object> gas = run(c, "while true do end");
+                assertEquals("gas", error(gas).get("limit"));
+                assertTrue(((String) error(gas).get("message")).contains("this call's gas"), error(gas).toString());
+            }
+            Map<String, Object> after = run(c, "keep");
+            assertEquals(true, after.get("ok"), after.toString());
+            assertEquals(java.util.List.of(1), after.get("results"));
+        }
+    }
+
+    @Test
+    void aSpentSessionBudgetFailsEveryCallUntilReset() throws Exception {
+        try (McpSyncClient c = client(javaCommand(TestServerMain.class, "--session-gas", "2000000"))) {
             run(c, "keep = 1");
             Map<String, Object> gas = run(c, "while true do end");
             assertEquals("gas", error(gas).get("limit"));

@@ -4,17 +4,18 @@ import dev.luavm.Limits;
 
 import java.time.Duration;
 
-/** The server as a subprocess for the end-to-end tests: {@code [--gas N] [--timeout MS] [--output N] [--upstream SPEC]...}. */
+/** The server as a subprocess for the end-to-end tests: {@code [--gas N] [--session-gas N] [--timeout MS] [--output N] [--upstream SPEC]...}. */
 public final class TestServerMain {
     private TestServerMain() {}
 
     public static void main(String[] args) throws Exception {
         System.setProperty("slf4j.internal.verbosity", "ERROR"); // no 'no providers' warning
-        Limits limits = Limits.defaults();
+        Limits limits = Limits.defaults().withGas(LuaMcpServer.DEFAULT_SESSION_GAS).withRunGas(Limits.DEFAULT_GAS);
         LuaMcpServer.Builder b = LuaMcpServer.builder();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--gas" -> limits = limits.withGas(Long.parseLong(args[++i]));
+                case "--gas" -> limits = limits.withRunGas(Long.parseLong(args[++i]));
+                case "--session-gas" -> limits = limits.withGas(Long.parseLong(args[++i]));
                 case "--timeout" -> limits = limits.withTimeout(Duration.ofMillis(Long.parseLong(args[++i])));
                 case "--output" -> limits = limits.withOutput(Long.parseLong(args[++i]));
                 case "--upstream" -> b.upstream(args[++i]);
