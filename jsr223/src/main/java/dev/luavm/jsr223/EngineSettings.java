@@ -24,8 +24,9 @@ import java.util.Set;
  *   <tr><th>key</th><th>value</th><th>default</th></tr>
  *   <tr><td>{@value #CAPABILITIES}</td><td>a {@link Capabilities}, or bundle names separated by commas
  *       ({@code "standard,docs"}, as the CLI's {@code --caps})</td><td>standard</td></tr>
- *   <tr><td>{@value #LIMITS}</td><td>a {@link Limits}</td><td>{@link Limits#defaults()}</td></tr>
- *   <tr><td>{@value #GAS}</td><td>gas for the sandbox's life (a number)</td><td>100,000,000</td></tr>
+ *   <tr><td>{@value #LIMITS}</td><td>a {@link Limits}</td><td>{@link Limits#defaults()} with gas per run
+ *       ({@link Limits#withRunGas}) instead of for the engine's life</td></tr>
+ *   <tr><td>{@value #GAS}</td><td>gas per run (a number)</td><td>100,000,000</td></tr>
  *   <tr><td>{@value #MEMORY}</td><td>bytes the script may hold</td><td>64 MiB</td></tr>
  *   <tr><td>{@value #TIMEOUT}</td><td>per run: a {@link Duration}, milliseconds, or ISO-8601 text ({@code PT2S})</td><td>10 s</td></tr>
  *   <tr><td>{@value #OUTPUT}</td><td>bytes printed per run</td><td>1 MiB</td></tr>
@@ -89,9 +90,11 @@ public final class EngineSettings {
 
     private static Limits limits(ScriptContext ctx) {
         Object l = ctx.getAttribute(LIMITS);
-        Limits limits = l == null ? Limits.defaults() : as(LIMITS, l, Limits.class);
+        // a long-lived engine runs many scripts: by default each gets the gas, rather than all together
+        Limits limits = l == null ? Limits.defaults().withGas(Long.MAX_VALUE).withRunGas(Limits.DEFAULT_GAS)
+                : as(LIMITS, l, Limits.class);
         Object v;
-        if ((v = ctx.getAttribute(GAS)) != null) limits = limits.withGas(number(GAS, v));
+        if ((v = ctx.getAttribute(GAS)) != null) limits = limits.withRunGas(number(GAS, v));
         if ((v = ctx.getAttribute(MEMORY)) != null) limits = limits.withMemory(number(MEMORY, v));
         if ((v = ctx.getAttribute(OUTPUT)) != null) limits = limits.withOutput(number(OUTPUT, v));
         if ((v = ctx.getAttribute(TIMEOUT)) != null) limits = limits.withTimeout(duration(v));

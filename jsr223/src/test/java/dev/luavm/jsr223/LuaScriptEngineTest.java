@@ -129,6 +129,7 @@ class LuaScriptEngineTest {
         assertEquals(true, e.eval("return table == nil and math == nil and docs ~= nil"));
         ScriptException x = assertThrows(ScriptException.class, () -> e.eval("for i = 1, 1e9 do end"));
         assertEquals(LuaLimitException.Limit.GAS, ((LuaLimitException) x.getCause()).limit());
+        assertEquals(1L, e.eval("return 1"), "gas is per run: the next run gets its own");
         assertThrows(IllegalStateException.class, () -> e.put(EngineSettings.GAS, 1));
 
         ScriptEngine small = lua();
@@ -260,7 +261,7 @@ class LuaScriptEngineTest {
         CompiledScript job = ((Compilable) lua).compile("return x * 2");
         assertEquals(10L, job.eval());
         assertEquals(10L, job.eval());
-        assertEquals(1_000_000L, ((LuaScriptEngine) lua).sandbox().limits().gas());
+        assertEquals(1_000_000L, ((LuaScriptEngine) lua).sandbox().limits().runGas());
     }
 
     @Test
