@@ -12,6 +12,8 @@ final class Subcommands {
     private static Map<String, Subcommand> build() {
         Map<String, Subcommand> m = new LinkedHashMap<>();
         // one line per subcommand: m.put("name", new NameCommand());
+        m.put("run", new RunCommand());
+        m.put("contract", new ContractCommand());
         return Map.copyOf(m);
     }
 

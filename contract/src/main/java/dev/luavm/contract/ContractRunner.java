@@ -244,7 +244,7 @@ public final class ContractRunner {
         }
         if (!blocked.isEmpty()) {
             String then = failure != null ? "; the run then ended: " + failure.getMessage()
-                    : "; the script went on and returned (result withheld)";
+                    : "; the script caught the refusal and returned";
             return new Outcome(Category.BLOCKED_CAPABILITY, null, null,
                     "blocked call: " + String.join(", ", blocked) + then, usage, events, sha, output);
         }
@@ -267,7 +267,7 @@ public final class ContractRunner {
         List<String> bad = contract.output().check(result);
         if (!bad.isEmpty()) {
             return new Outcome(Category.BAD_OUTPUT, null, null,
-                    "result withheld: it does not match the contract's output schema: " + String.join("; ", bad),
+                    "the result does not match the contract's output schema: " + String.join("; ", bad),
                     usage, events, sha, output);
         }
         return new Outcome(Category.OK, result, null, null, usage, events, sha, output);

@@ -154,7 +154,7 @@ class ContractRunTest {
         assertEquals(Category.BLOCKED_CAPABILITY, o.category());
         assertNull(o.result());
         assertTrue(o.message().contains("note denied"), o.message());
-        assertTrue(o.message().contains("the script went on and returned (result withheld)"), o.message());
+        assertTrue(o.message().contains("the script caught the refusal and returned"), o.message());
         assertEquals(2, host.calls.get());
         long denied = o.audit().stream().filter(e -> e instanceof HostCallEvent h
                 && h.verdict() == HostCallEvent.Verdict.DENIED).count();
