@@ -216,6 +216,11 @@ public final class Capabilities {
             return new Declaration(this, path, description);
         }
 
+        /** Grants {@code g} as declared (a copy of another sandbox's grant, a replay's stand-in). */
+        public Builder grant(Grant g) {
+            return add(Objects.requireNonNull(g, "grant"));
+        }
+
         private Builder add(Grant g) {
             String path = g.path();
             checkPath(path);

@@ -11,11 +11,26 @@ public final class CompiledChunk {
     private final String name;
     private final Prototype main;
     private final String sourceSha256;
+    /** the name as given to load ("@script.lua", "=input") and the source, for recordings */
+    private final String loadName;
+    private final byte[] source;
 
-    CompiledChunk(String name, Prototype main, String sourceSha256) {
+    CompiledChunk(String name, Prototype main, String sourceSha256, String loadName, byte[] source) {
         this.name = name;
         this.main = main;
         this.sourceSha256 = sourceSha256;
+        this.loadName = loadName;
+        this.source = source;
+    }
+
+    /** The chunk name as load saw it ({@code "@script.lua"}, {@code "=input"}): what a replay compiles under. */
+    String loadName() {
+        return loadName;
+    }
+
+    /** The source (not copied: callers must not change it); for recordings. */
+    byte[] source() {
+        return source;
     }
 
     /** Hex SHA-256 of the source the chunk was compiled from (for audit logs). */

@@ -10,12 +10,15 @@ public final class LuaHandle {
     private final Object owner;
     private final Object value;
     private final String type;
+    /** the value's identity in its sandbox, as Lua's tostring shows it ({@link dev.luavm.value.Identity}) */
+    private final int id;
 
-    /** For the runtime: {@code owner} identifies the sandbox. */
-    public LuaHandle(Object owner, Object value, String type) {
+    /** For the runtime: {@code owner} identifies the sandbox; {@code id} is the value's identity number there. */
+    public LuaHandle(Object owner, Object value, String type, int id) {
         this.owner = owner;
         this.value = value;
         this.type = type;
+        this.id = id;
     }
 
     /** The Lua type name: "function", "thread", ... */
@@ -29,8 +32,9 @@ public final class LuaHandle {
         return value;
     }
 
+    /** The same text as Lua's {@code tostring} of the value in its sandbox ({@code function: 0x0000002a}). */
     @Override
     public String toString() {
-        return type + ": 0x" + Integer.toHexString(System.identityHashCode(value));
+        return type + ": " + dev.luavm.value.Identity.hex(id); // what tostring shows in the sandbox
     }
 }

@@ -138,7 +138,8 @@ public final class LuaVM {
 
     public CompiledChunk compile(String chunkName, byte[] source) {
         Prototype p = compile(chunkName, source, limits.sourceBytes(), new HostCompile(limits.gas(), compileMemory));
-        return new CompiledChunk(displayName(chunkName), p, dev.luavm.audit.Digests.sha256(source));
+        return new CompiledChunk(displayName(chunkName), p, dev.luavm.audit.Digests.sha256(source), loadName(chunkName),
+                source.clone());
     }
 
     /**

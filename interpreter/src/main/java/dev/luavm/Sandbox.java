@@ -105,10 +105,22 @@ public final class Sandbox implements AutoCloseable {
             buffer = null;
         }
         long seed = b.seed != null ? b.seed : vm.freshSeed();
-        this.env = new SandboxEnvironment(b.clock != null ? b.clock : Clock.systemDefaultZone(), seed, sink, b.modules);
+        VirtualClock virtual = b.virtualStart != null ? new VirtualClock(b.virtualStart, b.clock) : null;
+        Clock clock = virtual != null ? virtual : b.clock != null ? b.clock : Clock.systemDefaultZone();
+        this.env = new SandboxEnvironment(clock, seed, sink, b.modules);
         this.engine = new Engine(meter, env, limits);
-        this.audit = new AuditTrail(name, b.audit != null ? b.audit : vm.auditSink());
+        if (virtual != null) {
+            virtual.nanos(() -> engine.gasUsed() * VirtualClock.NANOS_PER_GAS);
+            env.cpuClock(() -> engine.gasUsed() * VirtualClock.NANOS_PER_GAS);
+        } else if (b.cpuClock != null) {
+            env.cpuClock(b.cpuClock);
+        }
+        this.audit = new AuditTrail(name, b.audit != null ? b.audit : vm.auditSink(), b.record);
         if (audit.enabled()) env.onClockRead(audit::clockRead);
+        if (audit.recording()) {
+            env.onCpuClockRead(audit::cpuClockRead);
+            env.digestOutput();
+        }
         this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,
                 engine::gasUsed);
         meter.setLiveSizer(new LiveHeapWalker(engine::pushRoots, engine::visitVmObject));
@@ -162,7 +174,8 @@ public final class Sandbox implements AutoCloseable {
     public List<Object> evalAll(String chunkName, String code) {
         Objects.requireNonNull(code, "code");
         byte[] src = code.getBytes(StandardCharsets.UTF_8);
-        return execute(new RunSource("eval", LuaVM.displayName(chunkName), () -> Digests.sha256(src)),
+        return execute(new RunSource("eval", LuaVM.displayName(chunkName), () -> Digests.sha256(src),
+                        LuaVM.loadName(chunkName), src),
                 () -> engine.load(LuaVM.compile(chunkName, src, limits.sourceBytes(), engine.compileMeter())),
                 new Object[0]);
     }
@@ -170,7 +183,8 @@ public final class Sandbox implements AutoCloseable {
     /** Runs a chunk compiled with {@link LuaVM#compile}; {@code args} are the chunk's {@code ...}. */
     public List<Object> run(CompiledChunk chunk, Object... args) {
         Objects.requireNonNull(chunk, "chunk");
-        return execute(new RunSource("run", chunk.name(), chunk::sourceSha256), () -> engine.load(chunk.prototype()), args);
+        return execute(new RunSource("run", chunk.name(), chunk::sourceSha256, chunk.loadName(), chunk.source()),
+                () -> engine.load(chunk.prototype()), args);
     }
 
     /**
@@ -179,7 +193,7 @@ public final class Sandbox implements AutoCloseable {
      */
     public List<Object> call(String name, Object... args) {
         Objects.requireNonNull(name, "name");
-        return execute(new RunSource("call", name, () -> null), () -> {
+        return execute(new RunSource("call", name, () -> null, null, null), () -> {
             Object fn = rawPath(name);
             if (fn == null) throw LuaError.of("attempt to call a nil value (global '" + name + "')");
             return fn;
@@ -202,6 +216,7 @@ public final class Sandbox implements AutoCloseable {
             if (runner != null) throw new IllegalStateException("sandbox is running");
             try {
                 engine.globals().put(converter.luaString(name), converter.toLua(value));
+                audit.recordGlobal(name, value); // what entered the sandbox, for a replay
             } catch (LuaError e) {
                 throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
             }
@@ -221,8 +236,8 @@ public final class Sandbox implements AutoCloseable {
         Object get();
     }
 
-    /** What a run executes, for its audit log: eval, run or call; the chunk or function; the source's SHA-256. */
-    private record RunSource(String kind, String chunk, Supplier<String> sha256) {}
+    /** What a run executes, for its audit log: eval, run or call; the chunk or function; the source's SHA-256, load name and bytes (null for a call). */
+    private record RunSource(String kind, String chunk, Supplier<String> sha256, String loadName, byte[] source) {}
 
     private List<Object> execute(RunSource source, FunctionSupplier target, Object[] args) {
         Thread me = Thread.currentThread();
@@ -247,6 +262,7 @@ public final class Sandbox implements AutoCloseable {
         try {
             audit.begin(source.kind(), source.chunk(), source.sha256(), Arrays.asList(args), capabilities, limits,
                     env.randomSeed(), env.currentTimeMillis()); // fails closed: no log, no run
+            audit.recordStart(source.loadName(), source.source(), Arrays.asList(args), env.zoneId());
             env.startRun(limits.outputBytes(), () -> { throw engine.terminate(LuaLimitException.Limit.OUTPUT); });
             // a cancel() that came while the sandbox was idle ends this run, before any of its code
             if (cancelledBeforeStart) throw new LuaLimitException(LuaLimitException.Limit.CANCELLED);
@@ -258,7 +274,7 @@ public final class Sandbox implements AutoCloseable {
             usage = new Usage(engine.gasUsed(), meter.current(), meter.peak(), env.outputUsed(),
                     Duration.ofNanos(System.nanoTime() - start));
             try {
-                audit.end(results, failure, usage); // the run-ended event, however the run ended
+                audit.end(results, failure, usage, env.outputSha256()); // the run-ended event, however the run ended
             } finally {
                 synchronized (runLock) {
                     runner = null;
@@ -418,6 +434,9 @@ public final class Sandbox implements AutoCloseable {
         private String name;
         private AuditSink audit;
         private HostCallPolicy policy;
+        private boolean record;
+        private java.util.function.LongSupplier cpuClock;
+        private java.time.Instant virtualStart;
 
         Builder(LuaVM vm) {
             this.vm = vm;
@@ -448,6 +467,33 @@ public final class Sandbox implements AutoCloseable {
         /** The clock behind os.time and os.date, and its zone (default: the system clock). */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock);
+            return this;
+        }
+
+        /**
+         * Also write the recording to the audit log ({@link dev.luavm.audit.Recorded}: source, inputs
+         * and host results in full, os.clock readings, an output digest), so that
+         * {@link dev.luavm.replay.Replayer} can replay the runs. Needs an audit sink. Default false.
+         */
+        public Builder record(boolean record) {
+            this.record = record;
+            return this;
+        }
+
+        /** The clock behind os.clock, in nanoseconds (default: time since the sandbox was created). */
+        public Builder cpuClock(java.util.function.LongSupplier nanos) {
+            this.cpuClock = Objects.requireNonNull(nanos);
+            return this;
+        }
+
+        /**
+         * Deterministic time: os.time and os.date read {@code start} plus the time os.clock shows,
+         * and os.clock shows the gas used ({@value VirtualClock#NANOS_PER_GAS} ns per unit, so 1 s per
+         * 100 million gas), never the host's clocks. With {@link #randomSeed}, a script's output and
+         * gas depend on nothing but the script and its inputs. The zone is {@link #clock}'s, else UTC.
+         */
+        public Builder virtualTime(java.time.Instant start) {
+            this.virtualStart = Objects.requireNonNull(start);
             return this;
         }
 

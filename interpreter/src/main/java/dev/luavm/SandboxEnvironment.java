@@ -26,6 +26,11 @@ final class SandboxEnvironment implements HostEnvironment {
     private long outputUsed;
     private Runnable onOverflow = () -> { };
     private java.util.function.LongConsumer clockReads = t -> { };
+    private java.util.function.LongConsumer cpuClockReads = t -> { };
+    /** what os.clock reads (nanoseconds); null: time since the sandbox was created */
+    private java.util.function.LongSupplier cpuClock;
+    /** the run's output digest when recording, else null */
+    private java.security.MessageDigest outputDigest;
 
     SandboxEnvironment(Clock clock, long seed, OutputSink sink, Function<String, String> modules) {
         this.clock = clock;
@@ -39,6 +44,48 @@ final class SandboxEnvironment implements HostEnvironment {
         this.outputLimit = limit;
         this.outputUsed = 0;
         this.onOverflow = onOverflow;
+        if (outputDigest != null) outputDigest.reset();
+    }
+
+    /** Digest every run's output (for the recording's {@code OUTPUT} event). */
+    void digestOutput() {
+        try {
+            outputDigest = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Hex SHA-256 of the run's output so far, or null when not digesting. */
+    String outputSha256() {
+        if (outputDigest == null) return null;
+        try {
+            return java.util.HexFormat.of().formatHex(((java.security.MessageDigest) outputDigest.clone()).digest());
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The zone of the clock behind os.date (recorded for replay). */
+    String zoneId() {
+        return clock.getZone().getId();
+    }
+
+    /** What os.clock reads, in nanoseconds (default: time since the sandbox was created). */
+    void cpuClock(java.util.function.LongSupplier nanos) {
+        this.cpuClock = nanos;
+    }
+
+    /** Who is told of each os.clock reading (the recording keeps its changes). */
+    void onCpuClockRead(java.util.function.LongConsumer listener) {
+        this.cpuClockReads = listener;
+    }
+
+    @Override
+    public long cpuClockNanos() {
+        long t = cpuClock != null ? cpuClock.getAsLong() : nanoTime();
+        cpuClockReads.accept(t);
+        return t;
     }
 
     long outputUsed() {
@@ -72,11 +119,13 @@ final class SandboxEnvironment implements HostEnvironment {
         long room = outputLimit - outputUsed;
         if (length <= room) {
             outputUsed += length;
+            if (outputDigest != null) outputDigest.update(bytes, offset, length);
             sink.write(bytes, offset, length);
             return;
         }
         if (room > 0) {
             outputUsed += room;
+            if (outputDigest != null) outputDigest.update(bytes, offset, (int) room);
             sink.write(bytes, offset, (int) room);
         }
         onOverflow.run();

@@ -70,7 +70,7 @@ final class ArgParser {
             o.version = true;
             return i + 1;
         }
-        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps").contains(name)) {
+        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--audit", "--seed").contains(name)) {
             throw new UsageException("unrecognized option '" + a + "'");
         }
         int next = i + 1;
@@ -84,12 +84,25 @@ final class ArgParser {
                 case "--memory" -> o.memory = Quantities.parseSize(value);
                 case "--timeout" -> o.timeout = Quantities.parseDuration(value);
                 case "--output" -> o.output = Quantities.parseSize(value);
+                case "--audit" -> o.audit = value;
+                case "--seed" -> o.seed = parseSeed(value);
                 default -> o.caps = value;
             }
         } catch (IllegalArgumentException e) {
             throw new UsageException(name + ": " + e.getMessage());
         }
         return next;
+    }
+
+    /** A decimal (possibly negative) or 0x-hexadecimal 64-bit seed. */
+    private static long parseSeed(String v) {
+        try {
+            String s = v.trim();
+            if (s.startsWith("0x") || s.startsWith("0X")) return Long.parseUnsignedLong(s.substring(2), 16);
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a 64-bit integer: '" + v + "'");
+        }
     }
 
     static final String USAGE = String.join("\n",
@@ -108,7 +121,13 @@ final class ArgParser {
             "  --output SIZE   bytes the script may print (default: unlimited)",
             "  --caps LIST     library bundles, comma-separated: standard, none, base, string, ...",
             "                  (default: standard)",
+            "  --audit FILE    write the audit log with the recording to FILE (JSON Lines,",
+            "                  replaced if it exists); replay it with 'luavm replay FILE'",
+            "  --seed N        deterministic runs: math.random and table.sort seeded with N, and",
+            "                  virtual time (os.time from 2000-01-01 UTC, os.clock from gas used),",
+            "                  so the same script prints the same bytes and uses the same gas",
+            "                  (default: a fresh seed and the real clocks, recorded by --audit)",
             "  --help          show this help",
-            "Exit status: 0 success, 1 error, 3 a limit ended the run.",
+            "Exit status: 0 success, 1 error, 3 a limit ended the run (luavm replay: 4 a divergence).",
             "");
 }

@@ -16,6 +16,7 @@ import java.util.List;
  *   --            stop handling options
  *   -             stop handling options and run stdin
  *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --help
+ *   --audit FILE  --seed N
  * </pre>
  * {@link #rawArgs} keeps every argument so the {@code arg} table can give the interpreter's
  * own arguments negative indices, as {@code lua.c} does; {@link #scriptIndex} is the script's
@@ -39,6 +40,10 @@ final class Options {
     Long output;
     /** comma-separated bundle names, null for the default */
     String caps;
+    /** where the JSON Lines audit log (with the recording) goes, or null */
+    String audit;
+    /** the random seed, which also makes time virtual (deterministic runs); null: a fresh seed, real time */
+    Long seed;
 
     /** Arguments after the script (its {@code ...} and {@code arg[1..n]}). */
     List<String> scriptArgs() {

@@ -8,6 +8,7 @@ import dev.luavm.LuaLimitException;
 import dev.luavm.LuaScriptException;
 import dev.luavm.LuaVM;
 import dev.luavm.Sandbox;
+import dev.luavm.audit.jsonl.JsonLinesAuditSink;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -53,25 +54,56 @@ final class Runner {
         return Capabilities.builder().bundles(Arrays.asList(o.caps.split(","))).build();
     }
 
+    /** Where virtual time starts under {@code --seed}: os.time() is 946684800 at a run's start. */
+    static final java.time.Instant VIRTUAL_EPOCH = java.time.Instant.parse("2000-01-01T00:00:00Z");
+
     int run() {
         if (options.version) console.out.println(Main.VERSION);
         LuaVM vm;
         Sandbox sandbox;
+        JsonLinesAuditSink log = null;
         try {
             vm = LuaVM.builder().limits(limits(options)).build();
-            sandbox = vm.sandbox()
+            Sandbox.Builder b = vm.sandbox()
                     .capabilities(capabilities(options))
-                    .output((b, off, len) -> console.out.write(b, off, len))
-                    .name("luavm")
-                    .build();
+                    .output((bytes, off, len) -> console.out.write(bytes, off, len))
+                    .name("luavm");
+            if (options.seed != null) b.randomSeed(options.seed).virtualTime(VIRTUAL_EPOCH);
+            if (options.audit != null) {
+                log = new JsonLinesAuditSink(Files.newOutputStream(Path.of(options.audit)));
+                b.audit(log).record(true); // without --seed, the seed and clock readings are recorded for replay
+            }
+            sandbox = b.build();
+        } catch (IOException e) {
+            console.error("luavm", "cannot open " + options.audit + " (" + e.getMessage() + ")", null);
+            return 1;
         } catch (IllegalArgumentException e) {
             console.error("luavm", e.getMessage(), null);
+            closeQuietly(log);
             return 1;
         } catch (LuaException e) {
             console.error("luavm", e.getMessage(), null);
+            closeQuietly(log);
             return statusOf(e);
         }
         try (sandbox) {
+            return runAll(vm, sandbox);
+        } finally {
+            closeQuietly(log);
+        }
+    }
+
+    private static void closeQuietly(JsonLinesAuditSink log) {
+        if (log == null) return;
+        try {
+            log.close();
+        } catch (IOException ignored) {
+            // every event was flushed as it was written; a failure then already failed its run
+        }
+    }
+
+    private int runAll(LuaVM vm, Sandbox sandbox) {
+        try {
             sandbox.setGlobal("arg", argTable());
             for (String stat : options.statements) {
                 int status = runChunk(vm, sandbox, "=(command line)", stat.getBytes(java.nio.charset.StandardCharsets.UTF_8), List.of());

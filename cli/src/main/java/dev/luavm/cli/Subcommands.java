@@ -12,6 +12,7 @@ final class Subcommands {
     private static Map<String, Subcommand> build() {
         Map<String, Subcommand> m = new LinkedHashMap<>();
         // one line per subcommand: m.put("name", new NameCommand());
+        m.put("replay", new ReplayCommand());
         m.put("run", new RunCommand());
         m.put("contract", new ContractCommand());
         return Map.copyOf(m);

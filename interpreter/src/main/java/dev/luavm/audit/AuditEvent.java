@@ -12,10 +12,12 @@ package dev.luavm.audit;
  *
  * <p>Together the events hold what a later replay needs from outside the script: the source
  * digest and inputs digest, the random seed, the wall clock at the start and its changes, and
- * each host call's results or error (in full when {@link HostCallEvent#complete()}). Not yet:
- * {@code os.clock} readings, which share the VM's deadline clock.
+ * each host call's results or error (in full when {@link HostCallEvent#complete()}). A sandbox
+ * built with {@code record(true)} also writes the {@link Recorded} full-value channel (source,
+ * inputs, host results in full, {@code os.clock} readings, an output digest): the log is then a
+ * recording that {@link dev.luavm.replay.Replayer} can replay.
  */
-public sealed interface AuditEvent permits RunStarted, HostCallEvent, ClockReading, RunEnded {
+public sealed interface AuditEvent permits RunStarted, HostCallEvent, ClockReading, RunEnded, Recorded {
     /** The sandbox's name. */
     String sandbox();
 

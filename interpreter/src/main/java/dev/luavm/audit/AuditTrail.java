@@ -31,10 +31,25 @@ public final class AuditTrail {
     private boolean open;
     private long clockReads;
     private long lastClockMillis;
+    /** also write the {@link Recorded} full-value channel */
+    private final boolean recording;
+    private long cpuReads;
+    private long lastCpuNanos;
 
     public AuditTrail(String sandbox, AuditSink sink) {
+        this(sandbox, sink, false);
+    }
+
+    /** @param recording also write the {@link Recorded} events a replay needs (ignored without a sink) */
+    public AuditTrail(String sandbox, AuditSink sink, boolean recording) {
         this.sandbox = sandbox;
         this.sink = sink;
+        this.recording = recording && sink != null;
+    }
+
+    /** True when the {@link Recorded} full-value channel is written. */
+    public boolean recording() {
+        return recording;
     }
 
     /** True when events are written. */
@@ -79,7 +94,68 @@ public final class AuditTrail {
         open = true;
         clockReads = 0;
         lastClockMillis = clockMillis;
+        cpuReads = 0;
+        lastCpuNanos = Long.MIN_VALUE;
     }
+
+    /**
+     * Records what a replay needs of the run's start (after {@link #begin}, when recording): the
+     * source with its load name (null for a call), the inputs in full, the clock's zone.
+     */
+    public void recordStart(String loadName, byte[] source, List<?> inputs, String zone) {
+        if (!open || !recording) return;
+        if (source != null) {
+            java.util.ArrayList<Object> v = new java.util.ArrayList<>(2);
+            v.add(loadName);
+            v.add(utf8OrBytes(source));
+            write(new Recorded(sandbox, run, Recorded.Kind.SOURCE, 0, v, false));
+        }
+        write(new Recorded(sandbox, run, Recorded.Kind.INPUTS, 0, new java.util.ArrayList<Object>(inputs), false));
+        write(new Recorded(sandbox, run, Recorded.Kind.ZONE, 0, List.of(zone), false));
+        for (java.util.ArrayList<Object> g : globals) write(new Recorded(sandbox, run, Recorded.Kind.GLOBAL, 0, g, false));
+        globals.clear();
+    }
+
+    /** globals the host set since the last run, recorded at the next run's start */
+    private final List<java.util.ArrayList<Object>> globals = new java.util.ArrayList<>();
+
+    /** The host set a global between runs: recorded (in full) with the next run's start, when recording. */
+    public void recordGlobal(String name, Object value) {
+        if (!recording) return;
+        java.util.ArrayList<Object> g = new java.util.ArrayList<>(2);
+        g.add(name);
+        g.add(value);
+        globals.add(g);
+    }
+
+    /** A String when {@code b} is valid UTF-8 (readable in the log), else the bytes. */
+    private static Object utf8OrBytes(byte[] b) {
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(b)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return b.clone();
+        }
+    }
+
+    /** Records host call {@code seq}'s results in full, or its error (when recording). */
+    public void recordHostCall(long seq, List<?> results, boolean redacted, String error) {
+        if (!open || !recording) return;
+        if (error != null) write(new Recorded(sandbox, run, Recorded.Kind.HOST_ERROR, seq, List.of(error), false));
+        else write(new Recorded(sandbox, run, Recorded.Kind.HOST_RESULTS, seq, new java.util.ArrayList<Object>(results), redacted));
+    }
+
+    /** The script read {@code os.clock}: records the value when it changed (when recording). */
+    public void cpuClockRead(long nanos) {
+        if (!open || !recording) return;
+        cpuReads++;
+        if (nanos == lastCpuNanos) return;
+        lastCpuNanos = nanos;
+        write(new Recorded(sandbox, run, Recorded.Kind.CPU_CLOCK, cpuReads, List.of(nanos), false));
+    }
+
 
     /**
      * The script read the wall clock: writes a {@link ClockReading} when the value differs from
@@ -119,6 +195,14 @@ public final class AuditTrail {
      *                           audit log: the host must not take the results as audited
      */
     public void end(List<Object> results, Throwable failure, Usage usage) {
+        end(results, failure, usage, null);
+    }
+
+    /**
+     * {@link #end(List, Throwable, Usage)}, first recording the digest of the run's output
+     * ({@link Recorded.Kind#OUTPUT}, when recording and {@code outputSha256} is not null).
+     */
+    public void end(List<Object> results, Throwable failure, Usage usage, String outputSha256) {
         if (!open) return;
         open = false;
         RunEnded.Outcome outcome;
@@ -139,6 +223,9 @@ public final class AuditTrail {
         RunEnded event = new RunEnded(sandbox, run, outcome, limit, error,
                 failure == null ? Digests.ofValues(results) : null, usage, calls);
         try {
+            if (recording && outputSha256 != null) {
+                write(new Recorded(sandbox, run, Recorded.Kind.OUTPUT, 0, List.of(outputSha256, usage.outputBytes()), false));
+            }
             write(event);
         } catch (LuaAuditException e) {
             if (failure instanceof LuaAuditException) {

@@ -348,6 +348,21 @@ public final class HostGateway {
                 rec.reason, rec.outcome, rec.outcome == Outcome.RETURNED || rec.outcome == Outcome.RUN_ENDED
                         ? results.values() : List.of(), rec.error, gasAt, elapsed,
                 args.complete() && results.complete()));
+        if (audit.recording()) recordFull(g, seq, rec);
+    }
+
+    /** The recording's full-value channel: the results after the redactor but unbounded, or the error. */
+    private void recordFull(Capabilities.Grant g, long seq, Record rec) {
+        boolean failed = rec.outcome == Outcome.REFUSED || rec.outcome == Outcome.RAISED;
+        List<Object> full = new ArrayList<>(rec.results.size());
+        boolean redacted = false;
+        for (int i = 0; i < rec.results.size() && !failed; i++) {
+            Object v = rec.results.get(i);
+            Object r = g.redactor().redact("return#" + (i + 1), v);
+            redacted |= r != v;
+            full.add(r);
+        }
+        audit.recordHostCall(seq, full, redacted, failed ? String.valueOf(rec.error) : null);
     }
 
     /**

@@ -205,7 +205,7 @@ public final class ValueConverter {
             if (v instanceof LuaTable t) return table(t, depth);
             if (v instanceof Userdata u) return u.payload();
             String type = v instanceof LuaFunction ? "function" : "thread";
-            return new LuaHandle(owner, v, type);
+            return new LuaHandle(owner, v, type, dev.luavm.value.Identity.of(v, meter));
         }
 
         private Object table(LuaTable t, int depth) {

@@ -9,8 +9,16 @@ public interface HostEnvironment {
     /** Wall-clock time in milliseconds since the epoch (for {@code os.time}/{@code os.date}). */
     long currentTimeMillis();
 
-    /** A monotonic CPU-ish clock in nanoseconds (for {@code os.clock}). */
+    /** A monotonic clock in nanoseconds for the VM's deadlines; never shown to a script. */
     long nanoTime();
+
+    /**
+     * The clock {@code os.clock} shows, in nanoseconds: by default {@link #nanoTime()}; a sandbox
+     * records its readings for replay and may make it virtual (deterministic runs).
+     */
+    default long cpuClockNanos() {
+        return nanoTime();
+    }
 
     /** The seed for the sandbox's random generator; fixed when the host wants determinism. */
     long randomSeed();

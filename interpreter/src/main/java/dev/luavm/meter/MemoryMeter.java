@@ -71,6 +71,17 @@ public final class MemoryMeter {
         return new MemoryMeter(Long.MAX_VALUE / 4);
     }
 
+    /**
+     * The next identity number of this meter's sandbox ({@link dev.luavm.value.Identity}): the
+     * meter is the one per-sandbox object every table holds. Sandbox thread only.
+     */
+    public int nextIdentity() {
+        int id = ++identities;
+        return id != 0 ? id : ++identities; // 0 means "not yet numbered"
+    }
+
+    private int identities;
+
     public void setLiveSizer(LiveSizer sizer) {
         this.sizer = sizer;
     }

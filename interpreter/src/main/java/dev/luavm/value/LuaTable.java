@@ -110,6 +110,8 @@ public final class LuaTable {
     private LuaTable metatable;
     /** cache of absent metamethods when this table is a metatable; see {@link #metaAbsent} */
     public byte metaAbsent;
+    /** the script-visible identity, assigned on first use ({@link Identity}); 0 until then */
+    int identity;
 
     public LuaTable(MemoryMeter meter) {
         this.meter = meter;
@@ -189,7 +191,7 @@ public final class LuaTable {
         if (key instanceof LuaString s) return strHash(s);
         if (key instanceof Double d) return mixLong(Double.doubleToRawLongBits(d));
         if (key instanceof Boolean) return mixInt(key.hashCode());
-        return mixInt(System.identityHashCode(key));
+        return mixInt(Identity.of(key, meter)); // per-sandbox numbers, so pairs order is the same in every JVM
     }
 
     /**

@@ -7,6 +7,8 @@ package dev.luavm.value;
 public final class Userdata {
     private final Object payload;
     private LuaTable metatable;
+    /** the script-visible identity, assigned on first use ({@link Identity}); 0 until then */
+    int identity;
 
     public Userdata(Object payload, LuaTable metatable) {
         this.payload = payload;

@@ -66,6 +66,8 @@ public final class Coroutine {
      * an error unwinding to a marker restores the count the marker saved.
      */
     int metaDepth;
+    /** the script-visible identity, assigned on first use ({@link dev.luavm.value.Identity}); 0 until then */
+    public int identity;
 
     Coroutine(LuaState state, Object body, int initialStack) {
         this.state = state;

@@ -396,7 +396,7 @@ final class Meta {
         st.memory.charge(Sizes.string(n));
         if (n > 64) st.gas.charge(n / 8); // a short name stays in the call's base cost
         String kind = typeName(st, v);
-        return LuaString.ofLatin1(kind + ": 0x" + String.format("%08x", System.identityHashCode(v)));
+        return LuaString.ofLatin1(kind + ": " + dev.luavm.value.Identity.hex(dev.luavm.value.Identity.of(v, st.memory)));
     }
 
     /** Whether a value is a builtin (for traceback/argument-name decisions). */

@@ -9,6 +9,7 @@ import dev.luavm.audit.AuditEvent;
 import dev.luavm.audit.AuditSink;
 import dev.luavm.audit.ClockReading;
 import dev.luavm.audit.HostCallEvent;
+import dev.luavm.audit.Recorded;
 import dev.luavm.audit.RunEnded;
 import dev.luavm.audit.RunStarted;
 
@@ -30,9 +31,10 @@ import java.util.Objects;
  * the operating system; a failure to write makes the run fail closed).
  *
  * <p>Each object has {@code "type"} ({@code "run_started"}, {@code "host_call"},
- * {@code "clock_reading"}, {@code "run_ended"}), {@code "sandbox"} and {@code "run"}, then the event's fields under their
- * record component names ({@link RunStarted}, {@link HostCallEvent}, {@link ClockReading},
- * {@link RunEnded}); enums are
+ * {@code "clock_reading"}, {@code "recorded"}, {@code "run_ended"}), {@code "sandbox"} and {@code "run"}, then the event's
+ * fields under their record component names ({@link RunStarted}, {@link HostCallEvent}, {@link ClockReading},
+ * {@link Recorded}, {@link RunEnded}); a recorded event's values use the typed encoding of
+ * {@link JsonLinesAuditLog}, which reads a file back. Enums are
  * their names and {@code usage} an object with {@code elapsedNanos}. Values: integers as JSON
  * integers, floats always with a fraction or exponent ({@code 1.0}) and non-finite ones as the
  * strings {@code "inf"}, {@code "-inf"}, {@code "nan"}; lists as arrays; maps as objects whose keys
@@ -105,6 +107,13 @@ public final class JsonLinesAuditSink implements AuditSink, Closeable {
                 head(o, "clock_reading", e);
                 o.put("read", e.read());
                 o.put("millis", e.millis());
+        } else if (event instanceof Recorded e) {
+                head(o, "recorded", e);
+                o.put("kind", e.kind().name());
+                o.put("seq", e.seq());
+                ArrayNode values = o.putArray("values");
+                for (Object v : e.values()) values.add(JsonLinesAuditLog.typed(v));
+                o.put("redacted", e.redacted());
         } else if (event instanceof RunEnded e) {
                 head(o, "run_ended", e);
                 o.put("outcome", e.outcome().name());

@@ -37,7 +37,7 @@ final class OsFunctions {
 
     /** {@code os.clock()}: the host's clock in seconds, as a float. */
     static int clock(CallContext c) {
-        return c.ret(c.host().nanoTime() / 1e9);
+        return c.ret(c.host().cpuClockNanos() / 1e9);
     }
 
     /** {@code os.difftime(t2, t1)}: {@code t2 - t1} in seconds, as a float. */

@@ -15,8 +15,11 @@ import dev.luavm.value.LuaValues;
  * produce the same "invalid order function for sorting" error (or the same garbage order) as in
  * PUC, and a comparator with side effects sees the same calls. Pivot choice: the middle element,
  * median-of-three with the ends; when a partition comes out badly imbalanced on a large interval,
- * later pivots are "randomized" ({@code l_randomizePivot}), here from the host clock as PUC does
- * from {@code clock()} and {@code time()}. Recursion goes into the smaller half, so the Java
+ * later pivots are "randomized" ({@code l_randomizePivot}). PUC reads {@code clock()} and
+ * {@code time()} there; here the numbers come from a generator seeded by the sandbox's random seed
+ * and the list's length, so a sort makes the same comparisons, and uses the same gas, on every run
+ * with the same seed (VM rule 7; a replay reproduces it), while a script still cannot choose the
+ * pivots it will get without knowing the host's seed. Recursion goes into the smaller half, so the Java
  * stack depth is logarithmic.
  *
  * <p>Each comparison costs {@link TableCosts#COMPARISON} gas before it is made, and a comparison
@@ -33,9 +36,16 @@ final class TableSort {
     private final Object t;
     /** the Lua comparator, or null for the {@code <} operator */
     private final Object comp;
+    /** the pivot generator's state (SplitMix64), seeded on first need */
+    private long noise;
+    private boolean seeded;
 
-    private TableSort(CallContext c, Object t, Object comp) {
+    /** the list's length, which with the sandbox's seed seeds the pivot generator */
+    private final long length;
+
+    private TableSort(CallContext c, Object t, Object comp, long length) {
         this.c = c;
+        this.length = length;
         this.t = t;
         this.comp = comp;
     }
@@ -45,7 +55,7 @@ final class TableSort {
         if (n > 1) { // non-trivial interval?
             if (n >= INT_MAX) throw c.argError(1, "array too big");
             if (!c.isNoneOrNil(2)) c.checkType(2, "function");
-            new TableSort(c, c.arg(1), c.arg(2)).auxsort(1, n, 0);
+            new TableSort(c, c.arg(1), c.arg(2), n).auxsort(1, n, 0);
         }
         return 0;
     }
@@ -155,10 +165,15 @@ final class TableSort {
         return Integer.toUnsignedLong(rnd) % (r4 * 2) + (lo + r4);
     }
 
-    /** {@code l_randomizePivot}: a "random" unsigned int from the clocks, as PUC mixes clock() and time(). */
+    /** {@code l_randomizePivot}: the next number of the sort's generator (seeded, never the clock). */
     private int randomizePivot() {
-        long clock = c.host().nanoTime();
-        long time = c.host().currentTimeMillis() / 1000;
-        return (int) clock + (int) (clock >>> 32) + (int) time + (int) (time >>> 32);
+        if (!seeded) {
+            seeded = true;
+            noise = c.host().randomSeed() ^ 0x5DEECE66DL * length;
+        }
+        long z = noise += 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return (int) (z ^ (z >>> 31));
     }
 }

@@ -1,0 +1,286 @@
+package dev.luavm.replay;
+
+import dev.luavm.Capabilities;
+import dev.luavm.CompiledChunk;
+import dev.luavm.Limits;
+import dev.luavm.LuaAuditException;
+import dev.luavm.LuaException;
+import dev.luavm.LuaVM;
+import dev.luavm.OutputSink;
+import dev.luavm.Sandbox;
+import dev.luavm.audit.HostCallEvent;
+import dev.luavm.audit.RunStarted;
+import dev.luavm.host.HostCall;
+import dev.luavm.host.HostCallPolicy;
+import dev.luavm.host.HostFunction;
+import dev.luavm.host.Results;
+import dev.luavm.host.Safety;
+import dev.luavm.value.LuaString;
+import dev.luavm.vm.LuaError;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Runs a {@link Recording} again, with no live host function, and reports whether the replay is
+ * identical (same output, results, error and gas, the same host calls with the same arguments,
+ * the same clock reads, in the same order) or where it first diverged.
+ *
+ * <p>The replay sandbox gets everything that once came from outside from the recording: the
+ * random seed, the wall clock (each read answered with the value recorded for it) and its zone,
+ * {@code os.clock}, the run's inputs, and each host call's answer: the function registered under
+ * the granted name returns the recorded results or raises the recorded error, in order; the
+ * policy answers UNSAFE calls with the recorded verdict. With the original declarations
+ * ({@link Builder#capabilities}) the gateway checks arguments and constraints as it did, and
+ * verdicts and reasons are compared too; without them, every granted name found in the log
+ * becomes a stub that answers from the recording (gas is then the same unless the original
+ * grants had constraints, whose checks are not repeated).
+ *
+ * <p>Limits: those recorded ({@code gas}, memory, depth, output, sizes, timeout). A run the host
+ * stopped (time limit, cancel) during a host call is stopped at the same call; one stopped
+ * between host calls ends where the replay's own time limit ends it, and only its ending kind
+ * is compared.
+ *
+ * <p>A replay of a changed script ({@link Builder#source}) reports the first event the change
+ * made different, not the changed source digest itself.
+ */
+public final class Replayer {
+    private final LuaVM vm;
+    private final Recording recording;
+    private final Capabilities declared;
+    private final OutputSink output;
+    private final Map<Long, byte[]> sources;
+
+    private Replayer(Builder b) {
+        this.vm = b.vm;
+        this.recording = b.recording;
+        this.declared = b.capabilities;
+        this.output = b.output;
+        this.sources = Map.copyOf(b.sources);
+    }
+
+    public static Builder builder(LuaVM vm, Recording recording) {
+        return new Builder(vm, recording);
+    }
+
+    /** Replays with the defaults: stubs for the host functions, output discarded. */
+    public static ReplayResult replay(LuaVM vm, Recording recording) {
+        return builder(vm, recording).build().replay();
+    }
+
+    /** Options of a replay. */
+    public static final class Builder {
+        private final LuaVM vm;
+        private final Recording recording;
+        private Capabilities capabilities;
+        private OutputSink output = (b, off, len) -> { };
+        private final Map<Long, byte[]> sources = new HashMap<>();
+
+        private Builder(LuaVM vm, Recording recording) {
+            this.vm = Objects.requireNonNull(vm);
+            this.recording = Objects.requireNonNull(recording);
+        }
+
+        /**
+         * The original capabilities: bundles and declared host functions (their functions are not
+         * called; each answers from the recording). Default: bundles and names from the log.
+         */
+        public Builder capabilities(Capabilities original) {
+            this.capabilities = Objects.requireNonNull(original);
+            return this;
+        }
+
+        /** Where the replay's output goes (default: discarded). */
+        public Builder output(OutputSink sink) {
+            this.output = Objects.requireNonNull(sink);
+            return this;
+        }
+
+        /** Runs {@code source} instead of run {@code run}'s recorded source (to see where a change diverges). */
+        public Builder source(long run, byte[] source) {
+            sources.put(run, source.clone());
+            return this;
+        }
+
+        public Builder source(long run, String source) {
+            return source(run, source.getBytes(StandardCharsets.UTF_8));
+        }
+
+        public Replayer build() {
+            return new Replayer(this);
+        }
+    }
+
+    /** Replays every recorded run in order, in one fresh sandbox, and stops at the first divergence. */
+    public ReplayResult replay() {
+        List<Recording.Run> runs = recording.runs();
+        Recording.Run first = runs.get(0);
+        RunStarted s0 = first.started();
+        List<String> notes = new ArrayList<>();
+        boolean withDeclarations = declared != null;
+        EventComparator comparator = new EventComparator(withDeclarations);
+        ReplayClock clock = new ReplayClock(zoneOf(first.zone()));
+        Recording.Run[] current = {first};
+        long[] cpuReads = {0};
+        Sandbox[] box = {null};
+
+        HostFunction answer = call -> answer(current[0], call, box[0], notes);
+        HostCallPolicy policy = request -> {
+            HostCallEvent e = current[0].hostCall(request.callNumber());
+            if (e == null) return HostCallPolicy.Decision.deny("no such call in the recording");
+            return switch (e.verdict()) {
+                case ALLOWED -> HostCallPolicy.Decision.allow(e.reason());
+                case UNDECIDED -> {
+                    box[0].cancel(); // the recorded run ended while this call waited for a decision
+                    yield HostCallPolicy.Decision.deny(String.valueOf(e.reason()));
+                }
+                default -> HostCallPolicy.Decision.deny(e.reason());
+            };
+        };
+        Sandbox.Builder sb = vm.sandbox()
+                .name(recording.sandbox())
+                .capabilities(capabilities(answer))
+                .limits(limitsOf(s0))
+                .randomSeed(s0.randomSeed())
+                .clock(clock)
+                .cpuClock(() -> current[0].cpuClockNanos(++cpuReads[0]))
+                .output(output)
+                .audit(comparator)
+                .record(true)
+                .policy(policy);
+        int replayed = 0;
+        try (Sandbox sandbox = sb.build()) {
+            box[0] = sandbox;
+            for (Recording.Run run : runs) {
+                current[0] = run;
+                cpuReads[0] = 0;
+                clock.startRun(run);
+                byte[] replaced = sources.get(run.number());
+                if (replaced != null) notes.add("run " + run.number() + ": source replaced");
+                comparator.startRun(run, replaced != null);
+                for (Map.Entry<String, Object> g : run.globals()) {
+                    sandbox.setGlobal(g.getKey(), g.getValue() == Recording.NIL ? null : g.getValue());
+                }
+                replayed++;
+                execute(sandbox, run, replaced);
+                comparator.finishRun();
+                if (comparator.divergence() != null) break;
+            }
+        }
+        return new ReplayResult(comparator.divergence(), replayed, notes);
+    }
+
+    private void execute(Sandbox sandbox, Recording.Run run, byte[] replaced) {
+        RunStarted s = run.started();
+        Object[] inputs = run.inputs().toArray();
+        byte[] src = replaced != null ? replaced : run.source();
+        try {
+            switch (s.kind()) {
+                case "eval" -> sandbox.evalAll(run.loadName(), new String(src, StandardCharsets.UTF_8));
+                case "run" -> {
+                    CompiledChunk chunk = vm.compile(run.loadName(), src);
+                    sandbox.run(chunk, inputs);
+                }
+                default -> sandbox.call(s.chunk(), inputs);
+            }
+        } catch (LuaAuditException e) {
+            // the comparator stopped the run at a divergence (it holds the details)
+        } catch (LuaException e) {
+            // the recorded run failed too, or the comparator will say it did not
+        }
+    }
+
+    /** A host function's answer: the recorded results or error of the call with the same number. */
+    private static Object answer(Recording.Run run, HostCall call, Sandbox sandbox, List<String> notes) {
+        long seq = call.callNumber();
+        HostCallEvent e = run.hostCall(seq);
+        if (e == null || !e.function().equals(call.name())) return null; // the comparator reports the call
+        if (run.redacted(seq)) notes.add("run " + run.number() + ", host call #" + seq + ": results were redacted in the recording");
+        String error = run.hostError(seq);
+        switch (e.outcome()) {
+            case RAISED, REFUSED -> throw new LuaError(LuaString.of(error != null ? error : String.valueOf(e.error())));
+            case RUN_ENDED -> {
+                sandbox.cancel(); // the recorded run was stopped during this call: stop here too
+                return null;
+            }
+            default -> {
+                List<Object> r = run.hostResults(seq);
+                return new Results(r != null ? r : e.results());
+            }
+        }
+    }
+
+    /** The recorded bundles, and the grants: the original declarations answering from the recording, or stubs. */
+    private Capabilities capabilities(HostFunction answer) {
+        Capabilities.Builder b = Capabilities.builder();
+        if (declared != null) {
+            b.bundles(declared.bundles());
+            for (Capabilities.Grant g : declared.hostFunctions().values()) {
+                b.grant(new Capabilities.Grant(g.path(), g.description(), g.safety() == Safety.FORBIDDEN ? g.function() : answer,
+                        g.safety(), g.params(), g.returns(), g.effects(), g.redactor()));
+            }
+            return b.build();
+        }
+        Set<String> names = new LinkedHashSet<>();
+        List<String> bundles = new ArrayList<>();
+        for (String line : recording.runs().get(0).started().capabilities()) {
+            if (line.startsWith("bundle ")) bundles.add(line.substring(7));
+            else names.add(grantPath(line));
+        }
+        for (Recording.Run r : recording.runs()) {
+            for (int i = 0; i < r.events().size(); i++) {
+                if (r.events().get(i) instanceof HostCallEvent h) names.add(h.function());
+            }
+        }
+        b.bundles(bundles);
+        for (String name : names) {
+            b.grant(new Capabilities.Grant(name, "replayed from the recording", answer, Safety.SAFE, List.of(), List.of(),
+                    List.of(), null));
+        }
+        return b.build();
+    }
+
+    /** The path at the start of a grant's description line ({@code "a.b(x: string) [SAFE] - ..."}, {@code "a.b - ..."}). */
+    static String grantPath(String line) {
+        int end = line.length();
+        int paren = line.indexOf('(');
+        int dash = line.indexOf(" - ");
+        if (paren >= 0) end = paren;
+        if (dash >= 0 && dash < end) end = dash;
+        return line.substring(0, end).trim();
+    }
+
+    private static ZoneId zoneOf(String id) {
+        if (id == null) return ZoneOffset.UTC;
+        try {
+            return ZoneId.of(id);
+        } catch (RuntimeException e) {
+            return ZoneOffset.UTC;
+        }
+    }
+
+    /** The limits a run was recorded with. */
+    static Limits limitsOf(RunStarted s) {
+        Map<String, Object> m = s.limits();
+        Limits l = Limits.unlimited();
+        if (m.get("gas") instanceof Number n) l = l.withGas(n.longValue());
+        if (m.get("memoryBytes") instanceof Number n) l = l.withMemory(n.longValue());
+        if (m.get("callDepth") instanceof Number n) l = l.withCallDepth(n.intValue());
+        if (m.get("outputBytes") instanceof Number n) l = l.withOutput(n.longValue());
+        if (m.get("timeoutMillis") instanceof Number n && n.longValue() < Long.MAX_VALUE / 1_000_000) {
+            l = l.withTimeout(Duration.ofMillis(n.longValue()));
+        }
+        if (m.get("sourceBytes") instanceof Number n) l = l.withSourceBytes(n.longValue());
+        if (m.get("parseDepth") instanceof Number n) l = l.withParseDepth(n.intValue());
+        return l;
+    }
+}
