@@ -1,16 +1,11 @@
 package dev.luavm.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.luavm.LuaAuditException;
 import dev.luavm.LuaVM;
-import dev.luavm.Usage;
-import dev.luavm.audit.Digests;
-import dev.luavm.audit.jsonl.JsonLinesAuditSink;
-import dev.luavm.contract.Category;
 import dev.luavm.contract.Contract;
 import dev.luavm.contract.ContractException;
+import dev.luavm.contract.ContractLog;
+import dev.luavm.contract.ContractReplay;
 import dev.luavm.contract.ContractRunner;
 import dev.luavm.contract.Outcome;
 import dev.luavm.contract.Rollback;
@@ -18,7 +13,6 @@ import dev.luavm.contract.Rollback;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -31,18 +25,19 @@ import java.util.List;
  *
  * <p>The host functions come from the {@link dev.luavm.contract.HostModule}s on the class path
  * (the invoice example's is in the CLI jar), or the one {@code --host} names. {@code --audit LOG}
- * appends the run's audit log to LOG as JSON Lines. An input file that is not JSON is
+ * appends the run to LOG as a {@link ContractLog} block (the contract, the input, the audit log
+ * with its recording, the outcome), which {@code luavm replay LOG} reproduces
+ * ({@link #replayContractLog}). An input file that is not JSON is
  * malformed input. A failed run's result is withheld and the item is marked for review.
  */
 final class RunCommand implements Subcommand {
     static final String USAGE = "usage: luavm run --contract FILE --input INPUT.json script.lua [--audit LOG] [--host NAME|CLASS]\n";
     /** The status when the command cannot start. */
     static final int CANNOT_START = 2;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
     public String summary() {
-        return "run --contract FILE --input INPUT.json script.lua [--audit LOG]: run under a sandbox contract, print the outcome as JSON";
+        return "--contract FILE --input INPUT.json script.lua [--audit LOG]  run under a sandbox contract; the outcome as JSON";
     }
 
     @Override
@@ -77,11 +72,13 @@ final class RunCommand implements Subcommand {
             return CANNOT_START;
         }
         ContractRunner runner;
+        List<String> hostNames;
         byte[] source;
         byte[] inputBytes;
         try {
             Contract contract = Contract.load(Path.of(contractFile));
             HostModules modules = HostModules.load(host);
+            hostNames = modules.names;
             runner = ContractRunner.bind(contract, modules.registry, modules.policy, LuaVM.create());
             source = read(script);
             inputBytes = read(inputFile);
@@ -94,27 +91,48 @@ final class RunCommand implements Subcommand {
             return CANNOT_START;
         }
         Outcome outcome;
-        JsonNode input = parseJson(inputBytes);
         String chunk = "@" + Path.of(script).getFileName();
-        if (input == null) {
-            outcome = new Outcome(Category.MALFORMED_INPUT, null, null, "the input is not JSON: " + inputFile,
-                    new Usage(0, 0, 0, 0, Duration.ZERO), List.of(), Digests.sha256(source), null);
-        } else if (audit != null) {
-            try (JsonLinesAuditSink sink = JsonLinesAuditSink.append(Path.of(audit))) {
-                outcome = runner.run(chunk, source, input, ContractRunner.Settings.DEFAULT.withAudit(sink));
+        if (audit != null) {
+            try (ContractLog log = ContractLog.append(Path.of(audit))) {
+                outcome = log.run(runner, hostNames, chunk, source, inputBytes, ContractRunner.Settings.DEFAULT);
             } catch (IOException e) {
                 console.error("luavm run", "cannot write the audit log " + audit + ": " + e.getMessage(), null);
                 return CANNOT_START;
-            } catch (LuaAuditException e) {
-                console.error("luavm run", "the audit log failed, so the run was stopped: " + e.getMessage(), null);
-                return CANNOT_START;
             }
         } else {
-            outcome = runner.run(chunk, source, input);
+            outcome = runner.run(chunk, source, inputBytes, ContractRunner.Settings.DEFAULT);
         }
         console.out.println(render(outcome, runner.contract().rollback()));
         console.out.flush();
         return outcome.category().exitStatus;
+    }
+
+    /**
+     * {@code luavm replay LOG} for a contract log: replays each block and prints its outcome line
+     * again (byte for byte what the log holds when the replay is identical). Exit 0 when every
+     * block is identical, 4 at the first that is not (described on stderr), 1 when the log
+     * cannot be read.
+     */
+    static int replayContractLog(Path file, Console console) {
+        quietValidatorLogging();
+        List<ContractReplay.Block> blocks;
+        try {
+            blocks = ContractReplay.replay(file, names -> HostModules.load(names.size() == 1 ? names.get(0) : null).registry,
+                    LuaVM.create());
+        } catch (IOException | RuntimeException e) {
+            console.error("luavm replay", "cannot replay " + file + ": " + e.getMessage(), null);
+            return 1;
+        }
+        for (ContractReplay.Block b : blocks) {
+            if (!b.identical()) {
+                console.error("luavm replay", "contract run at line " + b.line() + " (" + b.chunk() + "): " + b.problem()
+                        + (b.got() != null ? "\n  expected " + b.expected() + "\n  got      " + b.got() : ""), null);
+                return 4;
+            }
+            console.out.println(b.got());
+        }
+        console.out.flush();
+        return 0;
     }
 
     /** The outcome's JSON, its message saying that a failed item went to review. */
@@ -127,15 +145,6 @@ final class RunCommand implements Subcommand {
             json.put("message", o.message() + " (" + where + ")");
         }
         return json.toString();
-    }
-
-    private static JsonNode parseJson(byte[] bytes) {
-        try {
-            JsonNode n = JSON.readTree(bytes);
-            return n == null || n.isMissingNode() ? null : n;
-        } catch (IOException e) {
-            return null;
-        }
     }
 
     private static byte[] read(String file) {

@@ -50,6 +50,8 @@ public final class Contract {
     private final String approvalOwner;
     private final Rollback rollback;
     private final LocatedTree tree;
+    /** the file's text, set once by {@link #parse} */
+    private String text;
 
     Contract(String file, String purpose, JsonSchema input, JsonSchema output, List<FunctionRule> functions,
              List<String> libraries, List<String> forbidden, String dataBoundary, ContractLimits limits,
@@ -86,7 +88,9 @@ public final class Contract {
     public static Contract parse(String fileName, String text) {
         Objects.requireNonNull(fileName, "fileName");
         if (text.length() > MAX_BYTES) throw new ContractException(fileName, 0, null, "larger than " + MAX_BYTES + " bytes");
-        return ContractReader.read(LocatedTree.read(fileName, text));
+        Contract c = ContractReader.read(LocatedTree.read(fileName, text));
+        c.text = text;
+        return c;
     }
 
     /**
@@ -132,6 +136,11 @@ public final class Contract {
     public String approvalOwner() { return approvalOwner; }
 
     public Rollback rollback() { return rollback; }
+
+    /** The contract file's text, as read (a contract log keeps it, so a replay checks against the same contract). */
+    public String text() {
+        return text;
+    }
 
     /** The line of a field ({@code functions[1].name}) in the file, or 0. */
     int line(String field) {

@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.luavm.Capabilities;
 import dev.luavm.CompiledChunk;
 import dev.luavm.LuaAuditException;
-import dev.luavm.LuaConversionException;
 import dev.luavm.LuaException;
 import dev.luavm.LuaLimitException;
-import dev.luavm.LuaScriptException;
 import dev.luavm.LuaVM;
 import dev.luavm.Sandbox;
 import dev.luavm.Usage;
@@ -16,6 +14,7 @@ import dev.luavm.audit.AuditSink;
 import dev.luavm.audit.Digests;
 import dev.luavm.audit.HostCallEvent;
 import dev.luavm.audit.MemoryAuditSink;
+import dev.luavm.audit.RunEnded;
 import dev.luavm.host.HostCallPolicy;
 import dev.luavm.host.Param;
 import dev.luavm.host.Redactor;
@@ -156,27 +155,67 @@ public final class ContractRunner {
         return capabilities;
     }
 
-    /** How a run's sandbox is set up beyond the contract: where else its log goes, its seed and clock. */
-    public record Settings(String sandboxName, AuditSink audit, Long randomSeed, Clock clock) {
-        /** A sandbox named "contract", no extra log, a fresh seed, the system clock. */
-        public static final Settings DEFAULT = new Settings("contract", null, null, null);
+    /**
+     * How a run's sandbox is set up beyond the contract: its name, where else its log goes, its
+     * seed and clock, and whether the log carries the recording a replay needs
+     * ({@code Sandbox.Builder.record}).
+     */
+    public record Settings(String sandboxName, AuditSink audit, Long randomSeed, Clock clock, boolean record) {
+        /** A sandbox named "contract", no extra log, a fresh seed, the system clock, no recording. */
+        public static final Settings DEFAULT = new Settings("contract", null, null, null, false);
 
         public Settings withAudit(AuditSink sink) {
-            return new Settings(sandboxName, sink, randomSeed, clock);
+            return new Settings(sandboxName, sink, randomSeed, clock, record);
         }
 
         public Settings withRandomSeed(long seed) {
-            return new Settings(sandboxName, audit, seed, clock);
+            return new Settings(sandboxName, audit, seed, clock, record);
         }
 
         public Settings withClock(Clock c) {
-            return new Settings(sandboxName, audit, randomSeed, c);
+            return new Settings(sandboxName, audit, randomSeed, c, record);
         }
 
         public Settings withSandboxName(String name) {
-            return new Settings(name, audit, randomSeed, clock);
+            return new Settings(name, audit, randomSeed, clock, record);
+        }
+
+        /** Writes the recording (source, inputs, host results in full) to the log, for replay. */
+        public Settings withRecording(boolean on) {
+            return new Settings(sandboxName, audit, randomSeed, clock, on);
         }
     }
+
+    /**
+     * Runs {@code script} on the input given as JSON text: text that is not JSON (or more than
+     * {@value #MAX_INPUT_BYTES} bytes) is {@link Category#MALFORMED_INPUT}, like input that fails the schema.
+     */
+    public Outcome run(String chunkName, byte[] script, byte[] inputJson, Settings settings) {
+        JsonNode input = parseInput(inputJson);
+        if (input == null) {
+            return new Outcome(Category.MALFORMED_INPUT, null, null, "the input is not JSON", NO_USAGE, List.of(),
+                    Digests.sha256(script), null, null);
+        }
+        return run(chunkName, script, input, settings);
+    }
+
+    /** The largest input read as text. */
+    public static final int MAX_INPUT_BYTES = 16 << 20;
+
+    /** {@code bytes} as one JSON value, or null when they are not JSON. */
+    static JsonNode parseInput(byte[] bytes) {
+        if (bytes.length > MAX_INPUT_BYTES) return null;
+        try (com.fasterxml.jackson.core.JsonParser p = INPUT_JSON.createParser(bytes)) {
+            JsonNode n = INPUT_JSON.readTree(p);
+            if (n == null || n.isMissingNode() || p.nextToken() != null) return null;   // nothing, or trailing data
+            return n;
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper INPUT_JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
 
     /** Runs {@code script} on {@code input} under the contract, with default settings. */
     public Outcome run(String chunkName, byte[] script, JsonNode input) {
@@ -191,18 +230,9 @@ public final class ContractRunner {
      */
     public Outcome run(String chunkName, byte[] script, JsonNode input, Settings settings) {
         String sha = Digests.sha256(script);
-        Usage none = new Usage(0, 0, 0, 0, Duration.ZERO);
-        List<String> bad = contract.input().check(input);
-        if (!bad.isEmpty()) {
-            return new Outcome(Category.MALFORMED_INPUT, null, null,
-                    "input does not match the contract's input schema: " + String.join("; ", bad), none, List.of(), sha, null);
-        }
-        Object arg;
-        try {
-            arg = JsonValues.toJava(input, "input", 0);
-        } catch (JsonValues.NotConvertible e) {
-            return new Outcome(Category.MALFORMED_INPUT, null, null, e.getMessage(), none, List.of(), sha, null);
-        }
+        Outcome rejected = malformed(contract, input, sha);
+        if (rejected != null) return rejected;
+        Object arg = inputValue(input);
         MemoryAuditSink log = new MemoryAuditSink();
         AuditSink extra = settings.audit();
         AuditSink sink = extra == null ? log : event -> {
@@ -214,6 +244,7 @@ public final class ContractRunner {
                 .limits(contract.limits().toLimits()).policy(policy).audit(sink).output(printed::write);
         if (settings.randomSeed() != null) b.randomSeed(settings.randomSeed());
         if (settings.clock() != null) b.clock(settings.clock());
+        if (settings.record()) b.record(true);
         List<Object> results = null;
         LuaException failure = null;
         Usage usage;
@@ -230,47 +261,101 @@ public final class ContractRunner {
         }
         List<AuditEvent> events = log.events();
         String output = contract.audit().output() ? printed.text() : null;
-        return classify(results, failure, usage, events, sha, output);
+        JsonNode returned = null;
+        String problem = null;
+        if (failure == null) {
+            try {
+                returned = JsonValues.toJson(results.isEmpty() ? null : results.get(0));
+            } catch (JsonValues.NotConvertible e) {
+                problem = e.getMessage();
+            }
+        }
+        return classify(contract, events, returned, problem, usage, sha, output);
     }
 
-    private Outcome classify(List<Object> results, LuaException failure, Usage usage, List<AuditEvent> events,
-                             String sha, String output) {
+    /**
+     * The outcome of an input that fails the schema (null when it conforms). No Lua runs, so
+     * there is no usage and no log.
+     */
+    static Outcome malformed(Contract contract, JsonNode input, String sha) {
+        List<String> bad = contract.input().check(input);
+        String why = bad.isEmpty() ? null : "input does not match the contract's input schema: " + String.join("; ", bad);
+        if (why == null) {
+            try {
+                JsonValues.toJava(input, "input", 0);
+            } catch (JsonValues.NotConvertible e) {
+                why = "input cannot enter the sandbox: " + e.getMessage();
+            }
+        }
+        return why == null ? null
+                : new Outcome(Category.MALFORMED_INPUT, null, null, why, NO_USAGE, List.of(), sha, null, null);
+    }
+
+    private static Object inputValue(JsonNode input) {
+        try {
+            return JsonValues.toJava(input, "input", 0);
+        } catch (JsonValues.NotConvertible e) {
+            throw new IllegalStateException(e);   // malformed() checked it
+        }
+    }
+
+    static final Usage NO_USAGE = new Usage(0, 0, 0, 0, Duration.ZERO);
+
+    /**
+     * Classifies a run from its log (the blocked calls, how the run ended) and what it returned;
+     * the same function classifies a replayed run ({@link ContractReplay}), so both agree.
+     *
+     * @param returned the first result as JSON, for a run that returned; null otherwise
+     * @param problem  why the first result has no JSON form, for a run that returned; else null
+     */
+    static Outcome classify(Contract contract, List<AuditEvent> events, JsonNode returned, String problem, Usage usage,
+                            String sha, String output) {
         List<String> blocked = new ArrayList<>();
+        RunEnded end = null;
         for (AuditEvent e : events) {
             if (e instanceof HostCallEvent h && (h.verdict() == HostCallEvent.Verdict.DENIED
                     || h.verdict() == HostCallEvent.Verdict.FORBIDDEN)) {
                 blocked.add(h.function() + " " + h.verdict().name().toLowerCase() + " (" + h.reason() + ")");
             }
+            if (e instanceof RunEnded r) end = r;
         }
+        if (end == null) {
+            return new Outcome(Category.LOGIC_ERROR, null, null, "the run has no end in its log", usage, events, sha, output, null);
+        }
+        boolean returnedOk = end.outcome() == RunEnded.Outcome.OK;
         if (!blocked.isEmpty()) {
-            String then = failure != null ? "; the run then ended: " + failure.getMessage()
-                    : "; the script caught the refusal and returned";
-            return new Outcome(Category.BLOCKED_CAPABILITY, null, null,
-                    "blocked call: " + String.join(", ", blocked) + then, usage, events, sha, output);
+            String then = !returnedOk ? "; the run then ended: " + end.error() : "; the script caught the refusal and returned";
+            return new Outcome(Category.BLOCKED_CAPABILITY, null, null, "blocked call: " + String.join(", ", blocked) + then,
+                    usage, events, sha, output, returned);
         }
-        if (failure instanceof LuaLimitException l) {
-            return new Outcome(Category.LIMIT, null, l.limit().label, l.getMessage(), usage, events, sha, output);
+        switch (end.outcome()) {
+            case LIMIT:
+                return new Outcome(Category.LIMIT, null, end.limit(), end.error(), usage, events, sha, output, null);
+            case CANCELLED:
+                return new Outcome(Category.LIMIT, null, LuaLimitException.Limit.CANCELLED.label, end.error(), usage, events,
+                        sha, output, null);
+            case ERROR:
+                return new Outcome(Category.LOGIC_ERROR, null, null, end.error(), usage, events, sha, output, null);
+            case FAILED:
+                // the input was checked before the run, so what failed to convert is the result
+                return new Outcome(Category.BAD_OUTPUT, null, null, "the result cannot leave the sandbox: " + end.error(),
+                        usage, events, sha, output, null);
+            case AUDIT_FAILED:
+                return new Outcome(Category.LOGIC_ERROR, null, null, "the audit log failed: " + end.error(), usage, events, sha,
+                        output, null);
+            default:
+                break;
         }
-        if (failure instanceof LuaConversionException c) {
-            return new Outcome(Category.BAD_OUTPUT, null, null, "the result cannot leave the sandbox: " + c.getMessage(),
-                    usage, events, sha, output);
+        if (returned == null) {
+            return new Outcome(Category.BAD_OUTPUT, null, null, "the result is not JSON: " + problem, usage, events, sha, output, null);
         }
-        if (failure != null) {
-            return new Outcome(Category.LOGIC_ERROR, null, null, failure.getMessage(), usage, events, sha, output);
-        }
-        JsonNode result;
-        try {
-            result = JsonValues.toJson(results.isEmpty() ? null : results.get(0));
-        } catch (JsonValues.NotConvertible e) {
-            return new Outcome(Category.BAD_OUTPUT, null, null, "the result is not JSON: " + e.getMessage(), usage, events, sha, output);
-        }
-        List<String> bad = contract.output().check(result);
+        List<String> bad = contract.output().check(returned);
         if (!bad.isEmpty()) {
             return new Outcome(Category.BAD_OUTPUT, null, null,
                     "the result does not match the contract's output schema: " + String.join("; ", bad),
-                    usage, events, sha, output);
+                    usage, events, sha, output, returned);
         }
-        return new Outcome(Category.OK, result, null, null, usage, events, sha, output);
+        return new Outcome(Category.OK, returned, null, null, usage, events, sha, output, returned);
     }
 
     /** Keeps what the script prints, up to the output limit (which the sandbox enforces too). */

@@ -22,9 +22,11 @@ import java.util.Objects;
  *                     (empty when no Lua ran)
  * @param scriptSha256 SHA-256 of the script's bytes, in hex
  * @param output       what the script printed, when the contract's audit keeps output; else null
+ * @param returned     what the script returned, as JSON, whether released or withheld (for the
+ *                     record and for replay); null when it returned nothing JSON can hold or did not return
  */
 public record Outcome(Category category, JsonNode result, String limit, String message, Usage usage,
-                      List<AuditEvent> audit, String scriptSha256, String output) {
+                      List<AuditEvent> audit, String scriptSha256, String output, JsonNode returned) {
     public Outcome {
         Objects.requireNonNull(category, "category");
         Objects.requireNonNull(usage, "usage");
