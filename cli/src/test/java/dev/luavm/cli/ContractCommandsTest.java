@@ -109,6 +109,7 @@ class ContractCommandsTest {
         MainTest.Outcome o = luavm("contract", "show", "examples/invoice-contract/contract.yaml".replace("examples/", EXAMPLE.getParent() + "/"));
         String shown = o.out().replace(EXAMPLE.getParent() + "/", "examples/");
         assertTrue(readme.contains(shown), "README's luavm contract show output is stale; it is now:\n" + shown);
+        assertTrue(readme.contains("```yaml\n" + Files.readString(Path.of(CONTRACT)) + "```\n"), "README's copy of contract.yaml is stale");
     }
 
     @Test

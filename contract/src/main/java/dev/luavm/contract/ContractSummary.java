@@ -82,7 +82,10 @@ public final class ContractSummary {
         if (cannot(c, effects, effectsKnown, "process")) out.add("cannot start programs");
         if (cannot(c, effects, effectsKnown, "cross-tenant")) out.add("cannot reach another tenant's data");
         for (String f : c.forbidden()) {
-            if (!ContractReader.KNOWN_EFFECTS.contains(f)) out.add("cannot use any function with the effect '" + f + "'");
+            if (ContractReader.KNOWN_EFFECTS.contains(f)) continue;
+            if (f.startsWith("writes:")) out.add("cannot write to " + f.substring(7) + " (effect '" + f + "')");
+            else if (f.startsWith("reads:")) out.add("cannot read " + f.substring(6) + " (effect '" + f + "')");
+            else out.add("cannot use any function with the effect '" + f + "'");
         }
         out.add(runnable.isEmpty() ? "can call no host function" : "can call only: " + String.join(", ", runnable));
         if (!never.isEmpty()) out.add("is refused (and logged) if it calls: " + String.join(", ", never));
