@@ -20,6 +20,7 @@ import java.util.Optional;
  *       and marks the item for review when there is none or it fails too.</li>
  *   <li>{@link #run(JsonNode, ContractRunner.Settings)} runs the current version (the newest
  *       that stands).</li>
+ *   <li>{@link #approve} accepts approvals from the contract's {@code approval_owner} only.</li>
  * </ul>
  */
 public final class Deployment {
@@ -37,6 +38,27 @@ public final class Deployment {
 
     public ApprovedStore store() {
         return store;
+    }
+
+    /**
+     * Approves a version of the script under this contract: only the contract's
+     * {@code approval_owner} may (the name is compared as written; luavm has no identity system
+     * of its own, so the host vouches for who is asking).
+     *
+     * @throws IllegalArgumentException when {@code approver} is not the contract's approval owner
+     */
+    public ApprovedVersion approve(byte[] script, String name, String approver) {
+        String owner = runner.contract().approvalOwner();
+        if (!owner.equals(approver)) {
+            throw new IllegalArgumentException("only " + owner + " approves versions under " + runner.contract().file()
+                    + " (approval_owner), not " + approver);
+        }
+        return store.approve(script, name, approver);
+    }
+
+    /** Revokes a version: anyone may stop a version from running; who and why are recorded. */
+    public ApprovedVersion revoke(String sha256, String by, String reason) {
+        return store.revoke(sha256, by, reason);
     }
 
     /** Runs the current approved version on {@code input}; with none, the item is marked for review. */

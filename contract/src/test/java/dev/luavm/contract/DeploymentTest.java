@@ -142,6 +142,20 @@ class DeploymentTest {
     }
 
     @Test
+    void onlyTheApprovalOwnerApproves() {
+        Deployment d = deployment("manual-review");
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> d.approve(GOOD_V1, "job.lua", "mallory@example.com"));
+        assertTrue(e.getMessage().contains("only owner@example.com approves versions under c.yaml"), e.getMessage());
+        assertTrue(d.store().versions().isEmpty());
+        ApprovedVersion v = d.approve(GOOD_V1, "job.lua", "owner@example.com");
+        assertEquals("owner@example.com", v.approver());
+        assertEquals(Decision.Disposition.ACCEPTED, run(d, GOOD_V1).disposition());
+        d.revoke(v.sha256(), "anyone@example.com", "stop it");
+        assertEquals(Decision.Disposition.REVIEW, run(d, GOOD_V1).disposition());
+    }
+
+    @Test
     void anUnapprovedVersionNeverRuns() {
         Deployment d = deployment("manual-review");
         Decision dec = run(d, GOOD_V1);
