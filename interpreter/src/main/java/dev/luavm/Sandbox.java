@@ -60,6 +60,14 @@ import java.util.regex.Pattern;
  * {@code print} writes to the {@link OutputSink} chosen with {@link Builder#output}; by default
  * the output of the latest run is kept in memory and read with {@link #output()}.
  *
+ * <h2>Determinism</h2>
+ * What a script observes depends only on the script, its inputs and what the host injected:
+ * {@code tostring} ids and the {@code pairs} order of reference keys come from per-sandbox
+ * numbers ({@link dev.luavm.value.Identity}), randomness from the seed ({@link Builder#randomSeed}),
+ * time from the clocks ({@link Builder#clock}, {@link Builder#cpuClock}, or
+ * {@link Builder#virtualTime} for none at all). With {@link Builder#record} the audit log becomes
+ * a recording that {@link dev.luavm.replay.Replayer} replays.
+ *
  * <h2>Errors</h2>
  * A run ends with a result, a {@link LuaScriptException} (uncaught Lua error), or a
  * {@link LuaLimitException}. Nothing of the script runs after a run returns or throws.
@@ -119,6 +127,7 @@ public final class Sandbox implements AutoCloseable {
         if (audit.enabled()) env.onClockRead(audit::clockRead);
         if (audit.recording()) {
             env.onCpuClockRead(audit::cpuClockRead);
+            env.onModuleRead(audit::moduleRead);
             env.digestOutput();
         }
         this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,

@@ -27,6 +27,7 @@ final class SandboxEnvironment implements HostEnvironment {
     private Runnable onOverflow = () -> { };
     private java.util.function.LongConsumer clockReads = t -> { };
     private java.util.function.LongConsumer cpuClockReads = t -> { };
+    private java.util.function.BiConsumer<String, String> moduleReads = (n, s) -> { };
     /** what os.clock reads (nanoseconds); null: time since the sandbox was created */
     private java.util.function.LongSupplier cpuClock;
     /** the run's output digest when recording, else null */
@@ -74,6 +75,11 @@ final class SandboxEnvironment implements HostEnvironment {
     /** What os.clock reads, in nanoseconds (default: time since the sandbox was created). */
     void cpuClock(java.util.function.LongSupplier nanos) {
         this.cpuClock = nanos;
+    }
+
+    /** Who is told of each module source the host resolves for require (the recording keeps them). */
+    void onModuleRead(java.util.function.BiConsumer<String, String> listener) {
+        this.moduleReads = listener;
     }
 
     /** Who is told of each os.clock reading (the recording keeps its changes). */
@@ -135,6 +141,7 @@ final class SandboxEnvironment implements HostEnvironment {
     @Override
     public byte[] resolveModule(String name) {
         String src = modules == null ? null : modules.apply(name);
+        moduleReads.accept(name, src);
         return src == null ? null : src.getBytes(StandardCharsets.UTF_8);
     }
 

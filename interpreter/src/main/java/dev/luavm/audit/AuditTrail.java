@@ -147,6 +147,15 @@ public final class AuditTrail {
         else write(new Recorded(sandbox, run, Recorded.Kind.HOST_RESULTS, seq, new java.util.ArrayList<Object>(results), redacted));
     }
 
+    /** {@code require} asked the host for a module: records the name and the source it got (when recording). */
+    public void moduleRead(String name, String source) {
+        if (!open || !recording) return;
+        java.util.ArrayList<Object> v = new java.util.ArrayList<>(2);
+        v.add(name);
+        v.add(source);
+        write(new Recorded(sandbox, run, Recorded.Kind.MODULE, 0, v, false));
+    }
+
     /** The script read {@code os.clock}: records the value when it changed (when recording). */
     public void cpuClockRead(long nanos) {
         if (!open || !recording) return;

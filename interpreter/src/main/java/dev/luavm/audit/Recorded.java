@@ -11,7 +11,7 @@ import java.util.List;
  * its run: {@link Kind#SOURCE}, {@link Kind#INPUTS}, {@link Kind#ZONE} and any {@link Kind#GLOBAL}
  * right after {@link RunStarted}; {@link Kind#HOST_RESULTS} or {@link Kind#HOST_ERROR} right after each
  * {@link HostCallEvent} (same {@code seq}); {@link Kind#CPU_CLOCK} when {@code os.clock} reads a
- * new value; {@link Kind#OUTPUT} just before {@link RunEnded}.
+ * new value; {@link Kind#MODULE} when {@code require} gets a module's source from the host; {@link Kind#OUTPUT} just before {@link RunEnded}.
  *
  * <p>Unlike the other events, values here are not bounded: a host result of 1 MB is recorded as
  * 1 MB. They are still passed through the grant's {@link dev.luavm.host.Redactor}: a secret a
@@ -40,6 +40,8 @@ public record Recorded(String sandbox, long run, Kind kind, long seq, List<Objec
         HOST_RESULTS,
         /** values: the Lua error message the call raised (refused, or the function failed) */
         HOST_ERROR,
+        /** values: a module name {@code require} asked the host for, and the source it got (null: none) */
+        MODULE,
         /** values: the {@code os.clock} reading in nanoseconds (only changes are written) */
         CPU_CLOCK,
         /** values: hex SHA-256 of the run's output bytes, and their count */

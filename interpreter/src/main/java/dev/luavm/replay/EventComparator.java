@@ -53,8 +53,16 @@ final class EventComparator implements AuditSink {
         if (i < run.events().size()) diverge(i, describe(run.events().get(i)), "the run ended");
     }
 
+    /** The replay's own run-ended events, in order. */
+    List<RunEnded> ends() {
+        return List.copyOf(ends);
+    }
+
+    private final List<RunEnded> ends = new java.util.ArrayList<>();
+
     @Override
     public void write(AuditEvent got) throws Diverged {
+        if (got instanceof RunEnded e) ends.add(e);
         if (divergence != null) return; // the run is being stopped: its last events are not compared
         if (skipped(got)) return;
         int i = nextExpected();
@@ -84,7 +92,7 @@ final class EventComparator implements AuditSink {
     private static boolean skipped(AuditEvent e) {
         if (!(e instanceof Recorded r)) return false;
         return switch (r.kind()) {
-            case SOURCE, INPUTS, ZONE, GLOBAL, HOST_RESULTS, HOST_ERROR -> true;
+            case SOURCE, INPUTS, ZONE, GLOBAL, MODULE, HOST_RESULTS, HOST_ERROR -> true;
             case CPU_CLOCK, OUTPUT -> false;
         };
     }

@@ -93,6 +93,7 @@ public final class Recording {
         private List<Object> inputs;
         private String zone;
         private final List<Map.Entry<String, Object>> globals = new ArrayList<>();
+        private final Map<String, Object> modules = new HashMap<>();
         private final Map<Long, HostCallEvent> calls = new HashMap<>();
         private final Map<Long, List<Object>> results = new HashMap<>();
         private final Map<Long, Boolean> redacted = new HashMap<>();
@@ -126,6 +127,8 @@ public final class Recording {
                         redacted.put(d.seq(), d.redacted());
                     }
                     case HOST_ERROR -> errors.put(d.seq(), String.valueOf(d.values().get(0)));
+                    case MODULE -> modules.put(String.valueOf(d.values().get(0)), d.values().get(1) == null
+                            ? NIL : d.values().get(1));
                     case CPU_CLOCK -> cpuClock.put(d.seq(), ((Number) d.values().get(0)).longValue());
                     case OUTPUT -> { }
                 }
@@ -174,6 +177,11 @@ public final class Recording {
         /** Globals the host set before this run ({@code Sandbox.setGlobal}), in order; a nil value is {@link #NIL}. */
         public List<Map.Entry<String, Object>> globals() {
             return List.copyOf(globals);
+        }
+
+        /** The module sources {@code require} got from the host in this run, by name ({@link #NIL}: none). */
+        public Map<String, Object> modules() {
+            return Map.copyOf(modules);
         }
 
         /** The clock's zone id, or null when not recorded. */

@@ -1,5 +1,7 @@
 package dev.luavm.replay;
 
+import dev.luavm.audit.RunEnded;
+
 import java.util.List;
 
 /**
@@ -9,10 +11,12 @@ import java.util.List;
  * @param divergence the first divergence, or null when identical
  * @param runs       how many recorded runs were replayed (to the end or to the divergence)
  * @param notes      remarks that do not make a divergence (a replaced source, redacted results fed back)
+ * @param ended      the replay's own run-ended events (outcome, error, result digest, usage with gas), in order
  */
-public record ReplayResult(Divergence divergence, int runs, List<String> notes) {
+public record ReplayResult(Divergence divergence, int runs, List<String> notes, List<RunEnded> ended) {
     public ReplayResult {
         notes = List.copyOf(notes);
+        ended = List.copyOf(ended);
     }
 
     public boolean identical() {

@@ -45,6 +45,9 @@ import java.util.Set;
  * becomes a stub that answers from the recording (gas is then the same unless the original
  * grants had constraints, whose checks are not repeated).
  *
+ * <p>Pass a {@link LuaVM} built like the original's (its bundles, converter settings): the
+ * sandbox's limits, seed, clocks, modules and capabilities come from the recording.
+ *
  * <p>Limits: those recorded ({@code gas}, memory, depth, output, sizes, timeout). A run the host
  * stopped (time limit, cancel) during a host call is stopped at the same call; one stopped
  * between host calls ends where the replay's own time limit ends it, and only its ending kind
@@ -153,6 +156,7 @@ public final class Replayer {
                 .randomSeed(s0.randomSeed())
                 .clock(clock)
                 .cpuClock(() -> current[0].cpuClockNanos(++cpuReads[0]))
+                .modules(name -> module(runs, current[0], name))
                 .output(output)
                 .audit(comparator)
                 .record(true)
@@ -176,7 +180,7 @@ public final class Replayer {
                 if (comparator.divergence() != null) break;
             }
         }
-        return new ReplayResult(comparator.divergence(), replayed, notes);
+        return new ReplayResult(comparator.divergence(), replayed, notes, comparator.ends());
     }
 
     private void execute(Sandbox sandbox, Recording.Run run, byte[] replaced) {
@@ -197,6 +201,18 @@ public final class Replayer {
         } catch (LuaException e) {
             // the recorded run failed too, or the comparator will say it did not
         }
+    }
+
+    /** The source the recording says {@code require} got for {@code name}: this run's, else the latest earlier run's. */
+    private static String module(List<Recording.Run> runs, Recording.Run current, String name) {
+        Object found = null;
+        for (Recording.Run r : runs) {
+            Object s = r.modules().get(name);
+            if (s != null) found = s;
+            if (r == current) break;
+        }
+        if (found == null || found == Recording.NIL) return null;
+        return found instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : found.toString();
     }
 
     /** A host function's answer: the recorded results or error of the call with the same number. */

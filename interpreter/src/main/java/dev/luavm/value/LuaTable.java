@@ -33,7 +33,8 @@ import dev.luavm.vm.LuaError;
  * A key's home slot is its spread hash masked to the capacity: integers by a 64-bit multiply
  * whose high half is folded into the low ({@code mixLong}; floats by their bits the same way),
  * strings by their cached {@link LuaString#hashCode()} times a 32-bit odd constant, booleans and
- * other values (by identity) likewise. A lookup walks from the home slot to the key or to the
+ * other values likewise, the latter by their per-sandbox {@link Identity} number (never the JVM's
+ * identity hash: a {@code pairs} order over table or function keys is the same in every JVM). A lookup walks from the home slot to the key or to the
  * first empty slot. No mixing makes crafted collisions impossible (the functions are public,
  * and with linear probing keys only need to land near each other), so the guarantee comes from
  * charging instead: CPU per unit of gas stays bounded whatever the keys.

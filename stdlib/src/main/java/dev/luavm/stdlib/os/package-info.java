@@ -5,7 +5,7 @@
  * {@code getenv}, {@code remove}, {@code rename}, {@code tmpname} or {@code setlocale}.
  *
  * <p>Time comes only from the host ({@link dev.luavm.lib.HostEnvironment#currentTimeMillis()},
- * {@link dev.luavm.lib.HostEnvironment#nanoTime()}); local time is UTC shifted by
+ * {@link dev.luavm.lib.HostEnvironment#cpuClockNanos()} for {@code os.clock}); local time is UTC shifted by
  * {@link dev.luavm.lib.HostEnvironment#zoneOffsetSeconds(long)}. Calendar arithmetic
  * ({@link CivilTime}) is proleptic Gregorian over {@code long}s, valid for every year a C
  * {@code int} can hold, as glibc's is. The zone has no name and no daylight-saving flag:
