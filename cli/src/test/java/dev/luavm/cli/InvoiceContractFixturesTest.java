@@ -137,6 +137,6 @@ class InvoiceContractFixturesTest {
                 .replace("\\\"EURO\\\"", "\\\"EUR\\\""));
         o = luavm("replay", log.toString());
         assertEquals(4, o.status(), o.err());
-        assertTrue(o.err().contains("the log has no run"), o.err());
+        assertTrue(o.err().contains("but the log has no run"), o.err());
     }
 }

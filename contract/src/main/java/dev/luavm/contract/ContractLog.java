@@ -25,7 +25,7 @@ import java.util.Objects;
  * The record of contracted runs, as JSON Lines: for each run a block of
  * <ol>
  *   <li>{@code {"type": "contract_run", ...}}: the contract's file name, text and SHA-256, the
- *       host modules, the chunk name, the script's SHA-256 and the input exactly as given;</li>
+ *       host modules, the chunk name, the script and its SHA-256, and the input exactly as given;</li>
  *   <li>the run's audit events with its recording (source, inputs, host results in full), as
  *       {@link JsonLinesAuditSink} writes them; none when the input was rejected;</li>
  *   <li>{@code {"type": "contract_outcome", ...}}: category, limit, message, the released result
@@ -72,6 +72,7 @@ public final class ContractLog implements Closeable {
         head.set("host", MAPPER.valueToTree(hosts));
         head.put("chunk", chunkName);
         head.put("scriptSha256", Digests.sha256(script));
+        head.put("script", new String(script, StandardCharsets.UTF_8));   // for a reviewer, and to replay a script that does not compile
         head.put("inputText", new String(inputJson, StandardCharsets.UTF_8));
         line(head);
         AuditSink sink = this::event;

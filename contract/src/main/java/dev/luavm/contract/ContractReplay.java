@@ -153,7 +153,20 @@ public final class ContractReplay {
                 return new Block(line, chunk, expected, null, "the log has a run, but the replay rejects the input: " + replayed.message(), notes);
             }
         } else {
-            if (events.isEmpty()) return new Block(line, chunk, expected, null, "the replay accepts the input, but the log has no run", notes);
+            if (events.isEmpty()) {
+                // no sandbox ran: the script did not compile, or the log lost its run
+                byte[] script = head.path("script").asText().getBytes(StandardCharsets.UTF_8);
+                if (!Digests.sha256(script).equals(sha)) {
+                    return new Block(line, chunk, expected, null, "the log has no run, and its script text does not match the script's SHA-256", notes);
+                }
+                replayed = ContractRunner.compileFailure(vm, chunk, script);
+                if (replayed == null) {
+                    return new Block(line, chunk, expected, null, "the replay accepts the input and compiles the script, but the log has no run", notes);
+                }
+                String got = ContractLog.outcomeLine(replayed, contract).toString();
+                return got.equals(expected) ? new Block(line, chunk, expected, got, null, notes)
+                        : new Block(line, chunk, expected, got, "the outcome differs", notes);
+            }
             Recording recording;
             try {
                 recording = Recording.of(events);

@@ -39,7 +39,8 @@ import java.util.Objects;
  *   <li>a fresh sandbox granted exactly the contract's libraries and functions (each with the
  *       contract's safety class), under its limits, with the host's policy plus the contract's
  *       per-function quotas, logging to an audit log (and to the caller's sink, if any);</li>
- *   <li>the script run with the input as its {@code ...};</li>
+ *   <li>the script compiled (a syntax error is {@link Category#LOGIC_ERROR}, with no log) and
+ *       run with the input as its {@code ...};</li>
  *   <li>the outcome classified: a denied or forbidden call anywhere in the log makes it
  *       {@link Category#BLOCKED_CAPABILITY} even when the script caught it; then a limit, a Lua
  *       error; then the first result checked against the {@code output} schema, and withheld
@@ -233,6 +234,12 @@ public final class ContractRunner {
         Outcome rejected = malformed(contract, input, sha);
         if (rejected != null) return rejected;
         Object arg = inputValue(input);
+        CompiledChunk chunk;
+        try {
+            chunk = vm.compile(chunkName, script);
+        } catch (LuaException e) {
+            return compileFailure(e, sha);
+        }
         MemoryAuditSink log = new MemoryAuditSink();
         AuditSink extra = settings.audit();
         AuditSink sink = extra == null ? log : event -> {
@@ -250,7 +257,6 @@ public final class ContractRunner {
         Usage usage;
         try (Sandbox sb = b.build()) {
             try {
-                CompiledChunk chunk = vm.compile(chunkName, script);
                 results = sb.run(chunk, arg);
             } catch (LuaAuditException e) {
                 throw e;
@@ -289,6 +295,29 @@ public final class ContractRunner {
         }
         return why == null ? null
                 : new Outcome(Category.MALFORMED_INPUT, null, null, why, NO_USAGE, List.of(), sha, null, null);
+    }
+
+    /**
+     * The outcome of a script that does not compile (a syntax error, or the compiler's own gas or
+     * memory bound): no sandbox ran, so there is no log; {@link ContractLog} keeps the source so a
+     * replay can compile it again.
+     */
+    static Outcome compileFailure(LuaException e, String sha) {
+        if (e instanceof LuaLimitException l) {
+            return new Outcome(Category.LIMIT, null, l.limit().label, "compiling the script: " + l.getMessage(), NO_USAGE,
+                    List.of(), sha, null, null);
+        }
+        return new Outcome(Category.LOGIC_ERROR, null, null, e.getMessage(), NO_USAGE, List.of(), sha, null, null);
+    }
+
+    /** Compiles {@code script} as a run would; the failure's outcome, or null when it compiles. */
+    static Outcome compileFailure(LuaVM vm, String chunkName, byte[] script) {
+        try {
+            vm.compile(chunkName, script);
+            return null;
+        } catch (LuaException e) {
+            return compileFailure(e, Digests.sha256(script));
+        }
     }
 
     private static Object inputValue(JsonNode input) {

@@ -47,10 +47,12 @@ class ContractReplayTest {
                 logRun(log, r, "note('a') pcall(note, 'b') return {value = 'x'}", IN).category(),
                 logRun(log, r, "while true do end", IN).category(),
                 logRun(log, r, "local input = ... return input.name.x.y", IN).category(),
+                logRun(log, r, "return {", IN).category(),
                 logRun(log, r, "return {value = 7}", IN).category(),
                 logRun(log, r, "return {value = print}", IN).category());
         assertEquals(List.of(Category.OK, Category.MALFORMED_INPUT, Category.MALFORMED_INPUT, Category.BLOCKED_CAPABILITY,
-                Category.BLOCKED_CAPABILITY, Category.LIMIT, Category.LOGIC_ERROR, Category.BAD_OUTPUT, Category.BAD_OUTPUT),
+                Category.BLOCKED_CAPABILITY, Category.LIMIT, Category.LOGIC_ERROR, Category.LOGIC_ERROR, Category.BAD_OUTPUT,
+                Category.BAD_OUTPUT),
                 categories);
         List<ContractReplay.Block> withHost = ContractReplay.replay(log, names -> host.registry(), LuaVM.create());
         List<ContractReplay.Block> withoutHost = ContractReplay.replay(log, null, LuaVM.create());

@@ -212,7 +212,9 @@ class ContractRunTest {
         Outcome o = run(runner(), "local input = ... return {value = input.missing.field}", "{\"name\": \"a\"}");
         assertEquals(Category.LOGIC_ERROR, o.category());
         assertTrue(o.message().startsWith("job.lua:1: attempt to index a nil value (field 'missing')"), o.message());
-        assertEquals(Category.LOGIC_ERROR, run(runner(), "return {", "{\"name\": \"a\"}").category());
+        Outcome syntax = run(runner(), "return {", "{\"name\": \"a\"}");
+        assertEquals(Category.LOGIC_ERROR, syntax.category());
+        assertEquals("job.lua:1: unexpected symbol near <eof>", syntax.message());
         Outcome hostFail = run(runner("functions: [fail]"), "fail()", "{\"name\": \"a\"}");
         assertEquals(Category.LOGIC_ERROR, hostFail.category());
         assertTrue(hostFail.message().contains("backend down"), hostFail.message());
