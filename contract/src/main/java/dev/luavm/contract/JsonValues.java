@@ -31,20 +31,28 @@ final class JsonValues {
         }
     }
 
-    /** JSON to Java, for the script. */
+    /** As many values as the sandbox converts (its default bound). */
+    static final long MAX_VALUES = 1_000_000;
+
+    /** JSON to Java, for the script: at most {@link #MAX_DEPTH} levels and {@link #MAX_VALUES} values. */
     static Object toJava(JsonNode n, String at, int depth) throws NotConvertible {
+        return toJava(n, at, depth, new long[1]);
+    }
+
+    private static Object toJava(JsonNode n, String at, int depth, long[] count) throws NotConvertible {
+        if (++count[0] > MAX_VALUES) throw new NotConvertible("more than " + MAX_VALUES + " values");
         if (depth > MAX_DEPTH) throw new NotConvertible(at + ": nested more than " + MAX_DEPTH + " levels");
         if (n.isObject()) {
             Map<String, Object> m = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                m.put(e.getKey(), toJava(e.getValue(), at + "/" + e.getKey(), depth + 1));
+                m.put(e.getKey(), toJava(e.getValue(), at + "/" + e.getKey(), depth + 1, count));
             }
             return m;
         }
         if (n.isArray()) {
             List<Object> l = new ArrayList<>(n.size());
-            for (int i = 0; i < n.size(); i++) l.add(toJava(n.get(i), at + "/" + i, depth + 1));
+            for (int i = 0; i < n.size(); i++) l.add(toJava(n.get(i), at + "/" + i, depth + 1, count));
             return l;
         }
         if (n.isIntegralNumber()) {

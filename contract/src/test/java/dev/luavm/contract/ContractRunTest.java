@@ -123,6 +123,14 @@ class ContractRunTest {
         assertEquals(0, o.usage().gas());
         assertEquals(Category.MALFORMED_INPUT, run(runner(), ECHO, "[1, 2]").category());
         assertEquals(Category.MALFORMED_INPUT, run(runner(), ECHO, "{\"name\": \"x\", \"n\": 123456789012345678901234567890}").category());
+        String deep = "{\"name\": \"x\", \"deep\": " + "[".repeat(150) + "]".repeat(150) + "}";
+        Outcome tooDeep = run(runner(), ECHO, deep);
+        assertEquals(Category.MALFORMED_INPUT, tooDeep.category());
+        assertTrue(tooDeep.message().contains("nested more than 100 levels"), tooDeep.message());
+        String wide = "{\"name\": \"x\", \"wide\": [" + "0,".repeat(1_000_001) + "0]}";
+        Outcome tooWide = run(runner(), ECHO, wide);
+        assertEquals(Category.MALFORMED_INPUT, tooWide.category());
+        assertTrue(tooWide.message().contains("more than 1000000 values"), tooWide.message());
     }
 
     @Test
