@@ -41,7 +41,7 @@ public final class ContractSummary {
         row(out, "forbidden", c.forbidden().isEmpty() ? "nothing" : String.join(", ", c.forbidden()));
         row(out, "data boundary", c.dataBoundary() == null ? "(not stated)" : c.dataBoundary());
         ContractLimits l = c.limits();
-        row(out, "limits", "gas " + l.gas() + ", memory " + size(l.memoryBytes()) + ", time " + duration(l.time())
+        row(out, "limits", "gas " + String.format(java.util.Locale.ROOT, "%,d", l.gas()) + ", memory " + size(l.memoryBytes()) + ", time " + duration(l.time())
                 + ", output " + size(l.outputBytes()) + ", depth " + l.depth());
         row(out, "audit keeps", auditKept(c.audit()));
         row(out, "approved by", c.approvalOwner());
@@ -92,7 +92,7 @@ public final class ContractSummary {
         out.add("uses only the libraries: " + (c.libraries().isEmpty() ? "none" : String.join(", ", c.libraries())));
         ContractLimits l = c.limits();
         out.add("stops after " + duration(l.time()));
-        out.add("stops after " + l.gas() + " units of work (gas)");
+        out.add("stops after " + String.format(java.util.Locale.ROOT, "%,d", l.gas()) + " units of work (gas)");
         out.add("holds at most " + size(l.memoryBytes()) + " of memory and prints at most " + size(l.outputBytes()));
         out.add("rejects any input that does not match the input schema, before it runs");
         out.add("never releases a result that does not match the output schema");

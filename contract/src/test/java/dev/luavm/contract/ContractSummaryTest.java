@@ -54,7 +54,7 @@ class ContractSummaryTest {
         assertEquals("input          name, n?", lines.get(2));
         assertEquals("output         value", lines.get(3));
         assertEquals("functions      lookup (safe), note (unsafe, at most 2 calls per run)", lines.get(4));
-        assertTrue(lines.contains("limits         gas 10000000, memory 4 MiB, time 2 s, output 1 KiB, depth 100"), lines.toString());
+        assertTrue(lines.contains("limits         gas 10,000,000, memory 4 MiB, time 2 s, output 1 KiB, depth 100"), lines.toString());
         assertTrue(lines.contains("audit keeps    every host call, its results"), lines.toString());
         assertTrue(lines.contains("  - a failed run falls back to the last approved version, else manual review"), lines.toString());
         assertTrue(ContractSummary.lines(Contract.parse("c.yaml", TestHost.contract("audit: []")), host.registry())
