@@ -100,7 +100,12 @@ final class RunCommand implements Subcommand {
                 return CANNOT_START;
             }
         } else {
-            outcome = runner.run(chunk, source, inputBytes, ContractRunner.Settings.DEFAULT);
+            try {
+                outcome = runner.run(chunk, source, inputBytes, ContractRunner.Settings.DEFAULT);
+            } catch (RuntimeException e) {   // not an outcome of the script: the runtime failed
+                console.error("luavm run", "internal error: " + e, null);
+                return CANNOT_START;
+            }
         }
         console.out.println(render(outcome, runner.contract().rollback()));
         console.out.flush();

@@ -27,6 +27,8 @@ final class ContractReader {
             "approval_owner", "rollback");
     static final Set<String> FUNCTION_FIELDS = Set.of("name", "safety", "max_calls");
     static final Set<String> LIMIT_FIELDS = Set.of("gas", "memory", "time", "output", "depth");
+    /** The smallest memory limit: below it not even the libraries fit, so no run could start. */
+    static final long MIN_MEMORY = 64 << 10;
     static final Set<String> AUDIT_ITEMS = Set.of("arguments", "results", "output");
     /** The effects the runtime knows by name; a host may add its own tags. */
     static final List<String> KNOWN_EFFECTS = List.of("network", "filesystem", "environment", "process", "cross-tenant");
@@ -205,7 +207,7 @@ final class ContractReader {
             if (!n.has(f) || n.get(f).isNull()) throw error("limits." + f, "required limit missing (every limit is written down)");
         }
         long gas = count(n.get("gas"), "limits.gas", 1, Long.MAX_VALUE);
-        long memory = size(n.get("memory"), "limits.memory", 1);
+        long memory = size(n.get("memory"), "limits.memory", MIN_MEMORY);
         Duration time = duration(n.get("time"), "limits.time");
         long output = size(n.get("output"), "limits.output", 0);
         long depth = count(n.get("depth"), "limits.depth", 10, dev.luavm.Limits.DEFAULT_CALL_DEPTH);
@@ -245,7 +247,7 @@ final class ContractReader {
         } else {
             throw error(field, "expected a size (as 16MiB), got " + kind(n));
         }
-        if (v < min) throw error(field, "must be at least " + min + " bytes");
+        if (v < min) throw error(field, "must be at least " + (min >= 1024 ? (min >> 10) + " KiB" : min + " bytes"));
         return v;
     }
 

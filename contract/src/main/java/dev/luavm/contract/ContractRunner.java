@@ -255,7 +255,14 @@ public final class ContractRunner {
         List<Object> results = null;
         LuaException failure = null;
         Usage usage;
-        try (Sandbox sb = b.build()) {
+        Sandbox built;
+        try {
+            built = b.build();
+        } catch (LuaException e) {
+            // the libraries did not fit the memory limit: nothing ran
+            return compileFailure(e, sha);
+        }
+        try (Sandbox sb = built) {
             try {
                 results = sb.run(chunk, arg);
             } catch (LuaAuditException e) {

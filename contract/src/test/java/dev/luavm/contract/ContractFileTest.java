@@ -170,7 +170,8 @@ class ContractFileTest {
         assertError(bad("limits: {gas: lots, memory: 1MiB, time: 1s, output: 1KiB, depth: 10}"), 8, "limits.gas", "whole number");
         assertError(bad("limits: {gas: 1.5, memory: 1MiB, time: 1s, output: 1KiB, depth: 10}"), 8, "limits.gas", "whole number");
         assertError(bad("limits: {gas: 1, memory: 1 parsec, time: 1s, output: 1KiB, depth: 10}"), 8, "limits.memory", "not a size");
-        assertError(bad("limits: {gas: 1, memory: 0, time: 1s, output: 1KiB, depth: 10}"), 8, "limits.memory", "at least 1");
+        assertError(bad("limits: {gas: 1, memory: 0, time: 1s, output: 1KiB, depth: 10}"), 8, "limits.memory", "at least 64 KiB");
+        assertError(bad("limits: {gas: 1, memory: 65535, time: 1s, output: 1KiB, depth: 10}"), 8, "limits.memory", "at least 64 KiB");
         assertError(bad("limits: {gas: 1, memory: 1MiB, time: 500, output: 1KiB, depth: 10}"), 8, "limits.time", "with its unit");
         assertError(bad("limits: {gas: 1, memory: 1MiB, time: 5 fortnights, output: 1KiB, depth: 10}"), 8, "limits.time", "not a duration");
         assertError(bad("limits: {gas: 1, memory: 1MiB, time: 0ms, output: 1KiB, depth: 10}"), 8, "limits.time", "longer than zero");
