@@ -66,7 +66,9 @@ final class ReplayCommand implements Subcommand {
             console.error("luavm replay", "cannot replay " + file + ": " + e.getMessage(), null);
             return 1;
         }
-        Replayer.Builder b = Replayer.builder(LuaVM.builder().build(), recording)
+        // compiled under the recorded limits, as the launcher compiled them
+        LuaVM vm = LuaVM.builder().limits(Replayer.limitsOf(recording.runs().get(0).started())).build();
+        Replayer.Builder b = Replayer.builder(vm, recording)
                 .output((bytes, off, len) -> console.out.write(bytes, off, len));
         if (script != null) {
             try {

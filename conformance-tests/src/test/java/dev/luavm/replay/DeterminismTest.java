@@ -195,4 +195,24 @@ class DeterminismTest {
         ReplayResult r = Replayer.replay(LuaVM.create(), Recording.of(log.events()));
         assertTrue(r.identical(), r::toString);
     }
+
+    @Test
+    void runsEndedByGasOrTimeReplay() {
+        MemoryAuditSink log = new MemoryAuditSink();
+        try (Sandbox sb = LuaVM.create().sandbox().audit(log).record(true)
+                .limits(dev.luavm.Limits.defaults().withTimeout(java.time.Duration.ofMillis(200))).build()) {
+            assertThrows(LuaLimitException.class, () -> sb.eval("print('spin') while true do end"));
+        }
+        ReplayResult time = Replayer.replay(LuaVM.create(), Recording.of(log.events()));
+        assertTrue(time.identical(), time::toString);
+
+        MemoryAuditSink gasLog = new MemoryAuditSink();
+        try (Sandbox sb = LuaVM.create().sandbox().audit(gasLog).record(true)
+                .limits(dev.luavm.Limits.defaults().withGas(50_000)).build()) {
+            assertThrows(LuaLimitException.class, () -> sb.eval("local t = {} for i = 1, 1e9 do t[i] = {} end"));
+        }
+        ReplayResult gas = Replayer.replay(LuaVM.create(), Recording.of(gasLog.events()));
+        assertTrue(gas.identical(), gas::toString);
+        assertEquals(dev.luavm.audit.RunEnded.Outcome.LIMIT, gas.ended().get(0).outcome());
+    }
 }

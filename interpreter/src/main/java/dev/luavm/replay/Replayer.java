@@ -284,8 +284,8 @@ public final class Replayer {
         }
     }
 
-    /** The limits a run was recorded with. */
-    static Limits limitsOf(RunStarted s) {
+    /** The limits a run was recorded with (for a {@link LuaVM} to replay in: its compile limits). */
+    public static Limits limitsOf(RunStarted s) {
         Map<String, Object> m = s.limits();
         Limits l = Limits.unlimited();
         if (m.get("gas") instanceof Number n) l = l.withGas(n.longValue());
