@@ -52,6 +52,13 @@ final class ReplayCommand implements Subcommand {
             console.err.print(USAGE);
             return 1;
         }
+        if (dev.luavm.contract.ContractReplay.isContractLog(Path.of(file))) {   // written by luavm run --contract --audit
+            if (script != null) {
+                console.error("luavm replay", "--script does not apply to a contract log", null);
+                return 1;
+            }
+            return RunCommand.replayContractLog(Path.of(file), console);
+        }
         Recording recording;
         try {
             recording = JsonLinesAuditLog.recording(Path.of(file));

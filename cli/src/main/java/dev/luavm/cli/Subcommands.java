@@ -14,6 +14,8 @@ final class Subcommands {
         // one line per subcommand: m.put("name", new NameCommand());
         m.put("mcp", new McpCommand());
         m.put("replay", new ReplayCommand());
+        m.put("run", new RunCommand());
+        m.put("contract", new ContractCommand());
         return Map.copyOf(m);
     }
 

@@ -1,0 +1,415 @@
+package dev.luavm.contract;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.luavm.Capabilities;
+import dev.luavm.CompiledChunk;
+import dev.luavm.LuaAuditException;
+import dev.luavm.LuaException;
+import dev.luavm.LuaLimitException;
+import dev.luavm.LuaVM;
+import dev.luavm.Sandbox;
+import dev.luavm.Usage;
+import dev.luavm.audit.AuditEvent;
+import dev.luavm.audit.AuditSink;
+import dev.luavm.audit.Digests;
+import dev.luavm.audit.HostCallEvent;
+import dev.luavm.audit.MemoryAuditSink;
+import dev.luavm.audit.RunEnded;
+import dev.luavm.host.HostCallPolicy;
+import dev.luavm.host.Param;
+import dev.luavm.host.Redactor;
+import dev.luavm.host.Safety;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Enforces a {@link Contract} around runs of a script. Made by {@link Contract#bind} or
+ * {@link #bind(Contract, Capabilities, HostCallPolicy, LuaVM)}, which check the contract
+ * against the host's registry once; then each {@link #run} is:
+ *
+ * <ol>
+ *   <li>the input checked against the contract's {@code input} schema: a failure ends here, as
+ *       {@link Category#MALFORMED_INPUT}, before any Lua runs;</li>
+ *   <li>a fresh sandbox granted exactly the contract's libraries and functions (each with the
+ *       contract's safety class), under its limits, with the host's policy plus the contract's
+ *       per-function quotas, logging to an audit log (and to the caller's sink, if any);</li>
+ *   <li>the script compiled (a syntax error is {@link Category#LOGIC_ERROR}, with no log) and
+ *       run with the input as its {@code ...};</li>
+ *   <li>the outcome classified: a denied or forbidden call anywhere in the log makes it
+ *       {@link Category#BLOCKED_CAPABILITY} even when the script caught it; then a limit, a Lua
+ *       error; then the first result checked against the {@code output} schema, and withheld
+ *       unless it conforms.</li>
+ * </ol>
+ *
+ * Thread-safe: each run has its own sandbox.
+ */
+public final class ContractRunner {
+    private final Contract contract;
+    private final Capabilities capabilities;
+    private final HostCallPolicy policy;
+    private final LuaVM vm;
+
+    private ContractRunner(Contract contract, Capabilities capabilities, HostCallPolicy policy, LuaVM vm) {
+        this.contract = contract;
+        this.capabilities = capabilities;
+        this.policy = policy;
+        this.vm = vm;
+    }
+
+    /**
+     * Checks {@code contract} against the host's {@code registry} and returns its runner.
+     * {@code hostPolicy} decides the UNSAFE calls (after the contract's quotas); {@code vm}
+     * supplies the library bundles.
+     *
+     * @throws ContractException naming the file, line and field of the first problem
+     */
+    public static ContractRunner bind(Contract contract, Capabilities registry, HostCallPolicy hostPolicy, LuaVM vm) {
+        Objects.requireNonNull(registry, "registry");
+        Objects.requireNonNull(hostPolicy, "hostPolicy");
+        Capabilities.Builder caps = Capabilities.builder();
+        List<String> libs = contract.libraries();
+        for (int i = 0; i < libs.size(); i++) {
+            String lib = libs.get(i);
+            if (!lib.equals("standard") && !vm.availableBundles().contains(lib)) {
+                throw contract.error("libraries[" + i + "]", "'" + lib + "' is not a library bundle (available: "
+                        + String.join(", ", new java.util.TreeSet<>(vm.availableBundles())) + ")");
+            }
+        }
+        caps.bundles(libs);
+        List<HostCallPolicy> quotas = new ArrayList<>();
+        List<FunctionRule> rules = contract.functions();
+        for (int i = 0; i < rules.size(); i++) {
+            FunctionRule rule = rules.get(i);
+            String at = "functions[" + i + "]";
+            Capabilities.Grant g = registry.hostFunctions().get(rule.name());
+            if (g == null) {
+                throw contract.error(at, "'" + rule.name() + "' is not in the host's registry (it offers: "
+                        + String.join(", ", registry.hostFunctions().keySet()) + ")");
+            }
+            Safety safety = rule.safety() == null ? g.safety() : rule.safety();
+            if (safety.ordinal() < g.safety().ordinal()) {
+                throw contract.error(at + ".safety", "'" + safety.name().toLowerCase() + "' is looser than the host's declaration '"
+                        + g.safety().name().toLowerCase() + "' (a contract may only make a function stricter)");
+            }
+            if (safety != Safety.FORBIDDEN) {
+                for (String effect : g.effects()) {
+                    String banned = forbids(contract.forbidden(), effect);
+                    if (banned != null) {
+                        throw contract.error(at, "'" + rule.name() + "' has the effect '" + effect
+                                + "', which the contract forbids ('" + banned + "' at line " + contract.line("forbidden") + ")");
+                    }
+                }
+            }
+            regrant(caps, g, safety, contract.audit());
+            if (rule.maxCallsPerRun() != Long.MAX_VALUE && safety == Safety.UNSAFE) {
+                quotas.add(HostCallPolicy.quota(rule.name(), rule.maxCallsPerRun(), Long.MAX_VALUE));
+            }
+            if (rule.maxCallsPerRun() != Long.MAX_VALUE && safety == Safety.SAFE) {
+                throw contract.error(at + ".max_calls", "a SAFE function never consults the policy, so a call bound needs safety 'unsafe'");
+            }
+        }
+        quotas.add(hostPolicy);
+        HostCallPolicy policy = quotas.size() == 1 ? hostPolicy : HostCallPolicy.firstDenyWins(quotas.toArray(new HostCallPolicy[0]));
+        return new ContractRunner(contract, caps.build(), policy, vm);
+    }
+
+    /** The forbidden tag matching {@code effect} ({@code writes} matches {@code writes:ledger}), or null. */
+    static String forbids(List<String> forbidden, String effect) {
+        for (String f : forbidden) {
+            if (effect.equals(f) || effect.startsWith(f + ":")) return f;
+        }
+        return null;
+    }
+
+    /** Grants {@code g} again with the contract's safety class and audit rule. */
+    private static void regrant(Capabilities.Builder caps, Capabilities.Grant g, Safety safety, AuditRule audit) {
+        Capabilities.Builder.Declaration d = caps.declare(g.path(), g.description()).safety(safety);
+        for (Param p : g.params()) {
+            d.param(p.name(), p.type(), p.description(), p.constraints().toArray(new dev.luavm.host.ArgConstraint[0]));
+        }
+        for (Param r : g.returns()) d.returns(r.type(), r.description());
+        d.effects(g.effects().toArray(new String[0]));
+        Redactor own = g.redactor();
+        if (!audit.arguments() || !audit.results()) {
+            d.redact((name, value) -> {
+                boolean result = name.startsWith("return#");
+                return (result ? audit.results() : audit.arguments()) ? own.redact(name, value) : AuditRule.NOT_KEPT;
+            });
+        } else {
+            d.redact(own);
+        }
+        d.grant(g.function());
+    }
+
+    public Contract contract() {
+        return contract;
+    }
+
+    /** What a run's sandbox is granted: the contract's bundles, then its functions. */
+    public Capabilities capabilities() {
+        return capabilities;
+    }
+
+    /**
+     * How a run's sandbox is set up beyond the contract: its name, where else its log goes, its
+     * seed and clock, and whether the log carries the recording a replay needs
+     * ({@code Sandbox.Builder.record}).
+     */
+    public record Settings(String sandboxName, AuditSink audit, Long randomSeed, Clock clock, boolean record) {
+        /** A sandbox named "contract", no extra log, a fresh seed, the system clock, no recording. */
+        public static final Settings DEFAULT = new Settings("contract", null, null, null, false);
+
+        public Settings withAudit(AuditSink sink) {
+            return new Settings(sandboxName, sink, randomSeed, clock, record);
+        }
+
+        public Settings withRandomSeed(long seed) {
+            return new Settings(sandboxName, audit, seed, clock, record);
+        }
+
+        public Settings withClock(Clock c) {
+            return new Settings(sandboxName, audit, randomSeed, c, record);
+        }
+
+        public Settings withSandboxName(String name) {
+            return new Settings(name, audit, randomSeed, clock, record);
+        }
+
+        /** Writes the recording (source, inputs, host results in full) to the log, for replay. */
+        public Settings withRecording(boolean on) {
+            return new Settings(sandboxName, audit, randomSeed, clock, on);
+        }
+    }
+
+    /**
+     * Runs {@code script} on the input given as JSON text: text that is not JSON (or more than
+     * {@value #MAX_INPUT_BYTES} bytes) is {@link Category#MALFORMED_INPUT}, like input that fails the schema.
+     */
+    public Outcome run(String chunkName, byte[] script, byte[] inputJson, Settings settings) {
+        JsonNode input = parseInput(inputJson);
+        if (input == null) {
+            return new Outcome(Category.MALFORMED_INPUT, null, null, "the input is not JSON", NO_USAGE, List.of(),
+                    Digests.sha256(script), null, null);
+        }
+        return run(chunkName, script, input, settings);
+    }
+
+    /** The largest input read as text. */
+    public static final int MAX_INPUT_BYTES = 16 << 20;
+
+    /** {@code bytes} as one JSON value, or null when they are not JSON. */
+    static JsonNode parseInput(byte[] bytes) {
+        if (bytes.length > MAX_INPUT_BYTES) return null;
+        try (com.fasterxml.jackson.core.JsonParser p = INPUT_JSON.createParser(bytes)) {
+            JsonNode n = INPUT_JSON.readTree(p);
+            if (n == null || n.isMissingNode() || p.nextToken() != null) return null;   // nothing, or trailing data
+            return n;
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper INPUT_JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
+
+    /** Runs {@code script} on {@code input} under the contract, with default settings. */
+    public Outcome run(String chunkName, byte[] script, JsonNode input) {
+        return run(chunkName, script, input, Settings.DEFAULT);
+    }
+
+    /**
+     * Runs {@code script} (Lua source; the chunk's {@code ...} is the input) on {@code input}
+     * under the contract.
+     *
+     * @throws LuaAuditException when the caller's audit sink fails (the run is stopped: fail closed)
+     */
+    public Outcome run(String chunkName, byte[] script, JsonNode input, Settings settings) {
+        String sha = Digests.sha256(script);
+        Outcome rejected = malformed(contract, input, sha);
+        if (rejected != null) return rejected;
+        Object arg = inputValue(input);
+        CompiledChunk chunk;
+        try {
+            chunk = vm.compile(chunkName, script);
+        } catch (LuaException e) {
+            return compileFailure(e, sha);
+        }
+        MemoryAuditSink log = new MemoryAuditSink();
+        AuditSink extra = settings.audit();
+        AuditSink sink = extra == null ? log : event -> {
+            extra.write(event);   // the caller's log first: if it fails, the run stops (fail closed)
+            log.write(event);
+        };
+        BoundedBuffer printed = new BoundedBuffer(contract.limits().outputBytes());
+        Sandbox.Builder b = vm.sandbox().name(settings.sandboxName()).capabilities(capabilities)
+                .limits(contract.limits().toLimits()).policy(policy).audit(sink).output(printed::write);
+        if (settings.randomSeed() != null) b.randomSeed(settings.randomSeed());
+        if (settings.clock() != null) b.clock(settings.clock());
+        if (settings.record()) b.record(true);
+        List<Object> results = null;
+        LuaException failure = null;
+        Usage usage;
+        Sandbox built;
+        try {
+            built = b.build();
+        } catch (LuaException e) {
+            // the libraries did not fit the memory limit: nothing ran
+            return compileFailure(e, sha);
+        }
+        try (Sandbox sb = built) {
+            try {
+                results = sb.run(chunk, arg);
+            } catch (LuaAuditException e) {
+                throw e;
+            } catch (LuaException e) {
+                failure = e;
+            }
+            usage = sb.usage();
+        }
+        List<AuditEvent> events = log.events();
+        String output = contract.audit().output() ? printed.text() : null;
+        JsonNode returned = null;
+        String problem = null;
+        if (failure == null) {
+            try {
+                returned = JsonValues.toJson(results.isEmpty() ? null : results.get(0));
+            } catch (JsonValues.NotConvertible e) {
+                problem = e.getMessage();
+            }
+        }
+        return classify(contract, events, returned, problem, usage, sha, output);
+    }
+
+    /**
+     * The outcome of an input that fails the schema (null when it conforms). No Lua runs, so
+     * there is no usage and no log.
+     */
+    static Outcome malformed(Contract contract, JsonNode input, String sha) {
+        List<String> bad = contract.input().check(input);
+        String why = bad.isEmpty() ? null : "input does not match the contract's input schema: " + String.join("; ", bad);
+        if (why == null) {
+            try {
+                JsonValues.toJava(input, "input", 0);
+            } catch (JsonValues.NotConvertible e) {
+                why = "input cannot enter the sandbox: " + e.getMessage();
+            }
+        }
+        return why == null ? null
+                : new Outcome(Category.MALFORMED_INPUT, null, null, why, NO_USAGE, List.of(), sha, null, null);
+    }
+
+    /**
+     * The outcome of a script that does not compile (a syntax error, or the compiler's own gas or
+     * memory bound): no sandbox ran, so there is no log; {@link ContractLog} keeps the source so a
+     * replay can compile it again.
+     */
+    static Outcome compileFailure(LuaException e, String sha) {
+        if (e instanceof LuaLimitException l) {
+            return new Outcome(Category.LIMIT, null, l.limit().label, "compiling the script: " + l.getMessage(), NO_USAGE,
+                    List.of(), sha, null, null);
+        }
+        return new Outcome(Category.LOGIC_ERROR, null, null, e.getMessage(), NO_USAGE, List.of(), sha, null, null);
+    }
+
+    /** Compiles {@code script} as a run would; the failure's outcome, or null when it compiles. */
+    static Outcome compileFailure(LuaVM vm, String chunkName, byte[] script) {
+        try {
+            vm.compile(chunkName, script);
+            return null;
+        } catch (LuaException e) {
+            return compileFailure(e, Digests.sha256(script));
+        }
+    }
+
+    private static Object inputValue(JsonNode input) {
+        try {
+            return JsonValues.toJava(input, "input", 0);
+        } catch (JsonValues.NotConvertible e) {
+            throw new IllegalStateException(e);   // malformed() checked it
+        }
+    }
+
+    static final Usage NO_USAGE = new Usage(0, 0, 0, 0, Duration.ZERO);
+
+    /**
+     * Classifies a run from its log (the blocked calls, how the run ended) and what it returned;
+     * the same function classifies a replayed run ({@link ContractReplay}), so both agree.
+     *
+     * @param returned the first result as JSON, for a run that returned; null otherwise
+     * @param problem  why the first result has no JSON form, for a run that returned; else null
+     */
+    static Outcome classify(Contract contract, List<AuditEvent> events, JsonNode returned, String problem, Usage usage,
+                            String sha, String output) {
+        List<String> blocked = new ArrayList<>();
+        RunEnded end = null;
+        for (AuditEvent e : events) {
+            if (e instanceof HostCallEvent h && (h.verdict() == HostCallEvent.Verdict.DENIED
+                    || h.verdict() == HostCallEvent.Verdict.FORBIDDEN)) {
+                blocked.add(h.function() + " " + h.verdict().name().toLowerCase() + " (" + h.reason() + ")");
+            }
+            if (e instanceof RunEnded r) end = r;
+        }
+        if (end == null) {
+            return new Outcome(Category.LOGIC_ERROR, null, null, "the run has no end in its log", usage, events, sha, output, null);
+        }
+        boolean returnedOk = end.outcome() == RunEnded.Outcome.OK;
+        if (!blocked.isEmpty()) {
+            String then = !returnedOk ? "; the run then ended: " + end.error() : "; the script caught the refusal and returned";
+            return new Outcome(Category.BLOCKED_CAPABILITY, null, null, "blocked call: " + String.join(", ", blocked) + then,
+                    usage, events, sha, output, returned);
+        }
+        switch (end.outcome()) {
+            case LIMIT:
+                return new Outcome(Category.LIMIT, null, end.limit(), end.error(), usage, events, sha, output, null);
+            case CANCELLED:
+                return new Outcome(Category.LIMIT, null, LuaLimitException.Limit.CANCELLED.label, end.error(), usage, events,
+                        sha, output, null);
+            case ERROR:
+                return new Outcome(Category.LOGIC_ERROR, null, null, end.error(), usage, events, sha, output, null);
+            case FAILED:
+                // the input was checked before the run, so what failed to convert is the result
+                return new Outcome(Category.BAD_OUTPUT, null, null, "the result cannot leave the sandbox: " + end.error(),
+                        usage, events, sha, output, null);
+            case AUDIT_FAILED:
+                return new Outcome(Category.LOGIC_ERROR, null, null, "the audit log failed: " + end.error(), usage, events, sha,
+                        output, null);
+            default:
+                break;
+        }
+        if (returned == null) {
+            return new Outcome(Category.BAD_OUTPUT, null, null, "the result is not JSON: " + problem, usage, events, sha, output, null);
+        }
+        List<String> bad = contract.output().check(returned);
+        if (!bad.isEmpty()) {
+            return new Outcome(Category.BAD_OUTPUT, null, null,
+                    "the result does not match the contract's output schema: " + String.join("; ", bad),
+                    usage, events, sha, output, returned);
+        }
+        return new Outcome(Category.OK, returned, null, null, usage, events, sha, output, returned);
+    }
+
+    /** Keeps what the script prints, up to the output limit (which the sandbox enforces too). */
+    private static final class BoundedBuffer {
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final long max;
+
+        BoundedBuffer(long max) {
+            this.max = max;
+        }
+
+        synchronized void write(byte[] b, int off, int len) {
+            int n = (int) Math.max(0, Math.min(len, max - bytes.size()));
+            bytes.write(b, off, n);
+        }
+
+        synchronized String text() {
+            return bytes.toString(StandardCharsets.UTF_8);
+        }
+    }
+}
