@@ -2,6 +2,11 @@ package dev.luavm.cli;
 
 import dev.luavm.Capabilities;
 import dev.luavm.Limits;
+import dev.luavm.LuaVM;
+import dev.luavm.contract.Contract;
+import dev.luavm.contract.ContractException;
+import dev.luavm.contract.ContractRunner;
+import dev.luavm.host.HostCallPolicy;
 import dev.luavm.audit.jsonl.JsonLinesAuditSink;
 import dev.luavm.mcp.LuaMcpServer;
 
@@ -33,6 +38,10 @@ final class McpCommand implements Subcommand {
             "  --caps LIST              library bundles, comma-separated (default: standard)",
             "  --upstream NAME=\"CMD ARGS\"  start an MCP server and grant its tools as NAME.<tool> (repeatable)",
             "  --audit FILE             append every run and host call to FILE as JSON Lines",
+            "  --contract FILE          serve under a sandbox contract: exactly its libraries and host",
+            "                           functions (from the host modules, or --host NAME|CLASS), its call",
+            "                           bounds and audit rule, and its limits per call (not with --caps,",
+            "                           --upstream or limit options)",
             "  --help                   show this help",
             "Configure a client to run:  luavm mcp [options]   (see README, \"MCP\").",
             "");
@@ -48,6 +57,9 @@ final class McpCommand implements Subcommand {
         Capabilities caps = Capabilities.standard();
         List<String> upstreams = new ArrayList<>();
         Path audit = null;
+        String contractFile = null;
+        String host = null;
+        List<String> overridden = new ArrayList<>();
         try {
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
@@ -63,15 +75,19 @@ final class McpCommand implements Subcommand {
                     console.out.flush();
                     return 0;
                 }
-                if (!List.of("--gas", "--session-gas", "--memory", "--timeout", "--output", "--caps", "--upstream", "--audit").contains(name)) {
+                if (!List.of("--gas", "--session-gas", "--memory", "--timeout", "--output", "--caps", "--upstream", "--audit",
+                        "--contract", "--host").contains(name)) {
                     throw new ArgParser.UsageException("unrecognized option '" + a + "'");
                 }
                 if (value == null) {
                     if (i + 1 >= args.size()) throw new ArgParser.UsageException("'" + name + "' needs argument");
                     value = args.get(++i);
                 }
+                if (!List.of("--audit", "--contract", "--host").contains(name)) overridden.add(name);
                 try {
                     switch (name) {
+                        case "--contract" -> contractFile = value;
+                        case "--host" -> host = value;
                         case "--gas" -> limits = limits.withRunGas(Quantities.parseCount(value, value));
                         case "--session-gas" -> limits = limits.withGas(Quantities.parseCount(value, value));
                         case "--memory" -> limits = limits.withMemory(Quantities.parseSize(value));
@@ -85,10 +101,32 @@ final class McpCommand implements Subcommand {
                     throw new ArgParser.UsageException(name + ": " + e.getMessage());
                 }
             }
+            if (contractFile != null && !overridden.isEmpty()) {
+                throw new ArgParser.UsageException("--contract sets the grants and limits: " + String.join(", ", overridden)
+                        + " cannot be added");
+            }
+            if (contractFile == null && host != null) throw new ArgParser.UsageException("--host needs --contract");
         } catch (ArgParser.UsageException e) {
             console.err.println("luavm mcp: " + e.getMessage());
             console.err.print(USAGE);
             return 1;
+        }
+        HostCallPolicy policy = null;
+        if (contractFile != null) {
+            RunCommand.quietValidatorLogging();
+            try {
+                Contract contract = Contract.load(Path.of(contractFile));
+                HostModules modules = HostModules.load(host);
+                ContractRunner runner = ContractRunner.bind(contract, modules.registry, modules.policy, LuaVM.create());
+                caps = runner.capabilities();
+                policy = runner.policy();
+                // the contract's limits bound each call; the session's life budget stays
+                Limits perCall = contract.limits().toLimits();
+                limits = perCall.withGas(Math.max(LuaMcpServer.DEFAULT_SESSION_GAS, perCall.gas())).withRunGas(perCall.gas());
+            } catch (ContractException | IllegalArgumentException e) {
+                console.err.println("luavm mcp: " + e.getMessage());
+                return 1;
+            }
         }
         // the SDK logs through SLF4J, which has no provider here: no "no providers" notice either
         System.setProperty("slf4j.internal.verbosity", "ERROR");
@@ -97,6 +135,7 @@ final class McpCommand implements Subcommand {
         JsonLinesAuditSink auditSink = null;
         try {
             LuaMcpServer.Builder b = LuaMcpServer.builder().capabilities(caps).limits(limits).log(console.err);
+            if (policy != null) b.policy(policy);
             for (String u : upstreams) b.upstream(u);
             if (audit != null) {
                 auditSink = JsonLinesAuditSink.append(audit);

@@ -127,6 +127,52 @@ class McpCommandTest {
     }
 
     @Test
+    void aContractSetsTheGrantsPolicyAndLimitsOfEveryCall() throws Exception {
+        Path contract = Path.of("..", "examples", "invoice-contract", "contract.yaml").toAbsolutePath().normalize();
+        Process p = new ProcessBuilder(luavmMcp("--contract", contract.toString()))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        OutputStream in = p.getOutputStream();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        in.write((INITIALIZE + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+        answer(out, 1);
+        in.write((INITIALIZED + "\n").getBytes(StandardCharsets.UTF_8));
+        java.util.function.BiFunction<Integer, String, JsonNode> run = (id, source) -> {
+            try { // one request at a time: answers to pipelined calls may come in any order
+                in.write((call(id, source) + "\n").getBytes(StandardCharsets.UTF_8));
+                in.flush();
+                return report(answer(out, id));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        };
+        assertEquals("[\"function\",\"nil\",\"nil\",\"X\"]",
+                run.apply(3, "return type(lookup_vendor_alias), type(io), type(os), string.upper('x')").get("results").toString(),
+                "the contract's libraries and functions, nothing else");
+        JsonNode forbidden = run.apply(4, "return pcall(send_vendor_email, 'v', 'hi')");
+        assertEquals("false", forbidden.get("results").get(0).toString(), forbidden.toString());
+        assertTrue(forbidden.get("results").get(1).asText().contains("send_vendor_email"), forbidden.toString());
+        JsonNode quota = run.apply(5, "for i = 1, 4 do emit_review_note('n' .. i) end");
+        assertTrue(quota.get("error").get("message").asText().contains("emit_review_note"), "max_calls 3: " + quota);
+        JsonNode spin = run.apply(6, "while true do end");
+        String limit = spin.get("error").get("limit").asText();
+        // the contract's 200,000,000 gas or 500 ms per call, whichever comes first on this machine
+        assertTrue(limit.equals("gas") || limit.equals("time"), spin.toString());
+        if (limit.equals("gas")) assertEquals(200_000_000L, spin.get("usage").get("gas").asLong(), spin.toString());
+        assertEquals("[2]", run.apply(7, "return 1 + 1").get("results").toString(), "the next call runs");
+        in.close();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue());
+    }
+
+    @Test
+    void aContractCannotBeWidenedByFlags() {
+        MainTest.Outcome o = MainTest.luavm("mcp", "--contract", "x.yaml", "--caps", "standard");
+        assertEquals(1, o.status());
+        assertTrue(o.err().contains("--contract sets the grants and limits: --caps cannot be added"), o.err());
+    }
+
+    @Test
     void theSdkClientSeesTheFlags() throws Exception {
         List<String> cmd = luavmMcp("--caps", "base", "--gas", "5000000", "--output", "10");
         StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(cmd.get(0))

@@ -151,6 +151,14 @@ public final class ContractRunner {
         return contract;
     }
 
+    /**
+     * The policy of a run's sandbox: the contract's per-function call bounds, then the host's
+     * policy (for a host serving the contract's grants another way, such as an MCP server).
+     */
+    public HostCallPolicy policy() {
+        return policy;
+    }
+
     /** What a run's sandbox is granted: the contract's bundles, then its functions. */
     public Capabilities capabilities() {
         return capabilities;

@@ -89,9 +89,9 @@ class ContractRunTest {
 
     @Test
     void librariesMustExist() {
-        ContractException e = assertThrows(ContractException.class, () -> runner("libraries: [base, io]"));
+        ContractException e = assertThrows(ContractException.class, () -> runner("libraries: [base, files]"));
         assertEquals("libraries[1]", e.field());
-        assertTrue(e.problem().contains("'io' is not a library bundle"), e.getMessage());
+        assertTrue(e.problem().contains("'files' is not a library bundle"), e.getMessage());
     }
 
     // ------------------------------------------------------------------ enforcement
