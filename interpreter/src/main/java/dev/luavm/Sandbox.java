@@ -833,7 +833,12 @@ public final class Sandbox implements AutoCloseable {
          * @throws LuaLimitException the libraries do not fit in the memory limit (MEMORY)
          */
         public Sandbox build() {
-            return new Sandbox(this);
+            try {
+                return new Sandbox(this);
+            } catch (LuaError e) {
+                // a cap too small for even the meter's own tables (the globals, the registry)
+                throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
+            }
         }
     }
 

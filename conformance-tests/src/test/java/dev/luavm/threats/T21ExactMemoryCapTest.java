@@ -50,6 +50,15 @@ class T21ExactMemoryCapTest {
     }
 
     @Test
+    void aCapTooSmallForTheLibrariesIsAMemoryLimitWhenTheSandboxIsBuilt() {
+        for (long cap : new long[] {1, 500, 4096}) {
+            LuaLimitException e = assertThrows(LuaLimitException.class, () -> VM.sandbox()
+                    .capabilities(Capabilities.standard()).limits(Limits.defaults().withMemory(cap)).build());
+            assertEquals(Limit.MEMORY, e.limit(), "cap " + cap);
+        }
+    }
+
+    @Test
     void aHostResultOverTheCapIsRefused() {
         try (Sandbox sb = withHost(CAP8, strings(200_000))) {
             LuaLimitException e = assertThrows(LuaLimitException.class, () -> sb.eval("r = big() return #r"));
