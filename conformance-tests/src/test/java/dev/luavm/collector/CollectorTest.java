@@ -30,6 +30,24 @@ class CollectorTest {
     }
 
     @Test
+    void finalizersFoundUnderMemoryPressureRunAtTheNextLibraryCall() {
+        // no collectgarbage: the meter's walk at the cap finds the object, the next builtin call finalizes it
+        try (Sandbox sb = VM.sandbox(Capabilities.standard(), Limits.defaults().withMemory(2L << 20))) {
+            List<Object> r = sb.evalAll("gc", String.join("\n",
+                    "local finalized = false",
+                    ";(function() setmetatable({}, {__gc = function() finalized = true end}) end)()",
+                    "local rounds = 0",
+                    "while not finalized and rounds < 100000 do",
+                    "  rounds = rounds + 1",
+                    "  local garbage = {} for i = 1, 64 do garbage[i] = i end",
+                    "  local _ = math.abs(rounds)",   // a library call: where queued finalizers run
+                    "end",
+                    "return finalized, rounds < 100000"));
+            assertEquals(List.of(true, true), r);
+        }
+    }
+
+    @Test
     void weakCachesAreEmptiedByCollectgarbage() {
         assertEquals(List.of(100L, 0L, 3L), run(String.join("\n",
                 "local cache = setmetatable({}, {__mode = 'v'})",

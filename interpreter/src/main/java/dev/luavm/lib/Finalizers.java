@@ -7,7 +7,8 @@ import dev.luavm.vm.LuaError;
 
 /**
  * Runs the {@code __gc} finalizers the collector has queued ({@link Collector}), from a builtin
- * ({@code collectgarbage}), one after the other, each as a call of the running builtin: one
+ * ({@code collectgarbage}, or any builtin call after a memory-pressure walk queued some:
+ * {@code Calls.callBuiltin}), one after the other, each as a call of the running builtin: one
  * level above it on the Java stack, never more, since a collection that starts while
  * finalizers run leaves the new ones queued for the outer loop (PUC stops the collector during
  * a finalizer in the same way).

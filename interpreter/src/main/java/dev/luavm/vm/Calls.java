@@ -130,6 +130,10 @@ final class Calls {
         if (c == null) c = new Ctx(st, co);
         else co.spareCtx = null;
         c.aim(b, func, nargs, caller);
+        // finalizers a memory-pressure walk queued run here, at the next builtin call (as PUC runs
+        // them at its next GC step): one level up the Java stack, never nested (Finalizers)
+        dev.luavm.meter.Collector gc = st.memory.collector();
+        if (gc != null && gc.hasPending()) dev.luavm.lib.Finalizers.runPending(c);
         Builtin saved = st.runningBuiltin;
         st.runningBuiltin = b;
         int n = b.call(c);
