@@ -177,20 +177,31 @@ public final class Sandbox implements AutoCloseable {
         for (Library lib : last) engine.install(lib, capabilities);
         for (Capabilities.Grant g : capabilities.hostFunctions().values()) {
             String[] parts = g.path().split("\\.");
-            LuaTable t = engine.globals();
-            for (int i = 0; i < parts.length - 1; i++) {
-                LuaString key = converter.luaString(parts[i]);
-                Object next = t.get(key);
-                if (next == null) {
-                    next = new LuaTable(meter);
-                    t.put(key, next);
-                } else if (!(next instanceof LuaTable)) {
-                    throw new IllegalArgumentException("cannot grant '" + g.path() + "': '" + parts[i] + "' is not a table");
-                }
-                t = (LuaTable) next;
-            }
+            LuaTable t = parentTable(parts, i -> new IllegalArgumentException("cannot grant '" + g.path() + "': '"
+                    + parts[i] + "' is not a table"));
             t.put(converter.luaString(parts[parts.length - 1]), gateway.wrap(g));
         }
+    }
+
+    /**
+     * The table holding the last of {@code parts}: the globals, or the tables along the path,
+     * made where missing; {@code notATable.apply(i)} is thrown when {@code parts[i]} holds
+     * something else.
+     */
+    private LuaTable parentTable(String[] parts, java.util.function.IntFunction<RuntimeException> notATable) {
+        LuaTable t = engine.globals();
+        for (int i = 0; i < parts.length - 1; i++) {
+            LuaString key = converter.luaString(parts[i]);
+            Object next = t.get(key);
+            if (next == null) {
+                next = new LuaTable(meter);
+                t.put(key, next);
+            } else if (!(next instanceof LuaTable)) {
+                throw notATable.apply(i);
+            }
+            t = (LuaTable) next;
+        }
+        return t;
     }
 
     // ------------------------------------------------------------------ runs
@@ -368,31 +379,19 @@ public final class Sandbox implements AutoCloseable {
         Objects.requireNonNull(name, "name");
         synchronized (runLock) {
             checkIdle();
-            String[] parts = name.split("\\.", -1);
             if (value == null) {
-                LuaTable t = engine.globals();
-                for (int i = 0; i < parts.length - 1 && t != null; i++) {
-                    t = t.get(LuaString.of(parts[i])) instanceof LuaTable next ? next : null;
-                }
-                if (t != null) t.put(LuaString.of(parts[parts.length - 1]), null); // removing stores no key
+                // removing allocates nothing (no tables made along the path, no key stored)
+                int dot = name.lastIndexOf('.');
+                Object parent = dot < 0 ? engine.globals() : rawPath(name.substring(0, dot));
+                if (parent instanceof LuaTable t) t.put(LuaString.of(name.substring(dot + 1)), null);
                 audit.recordGlobal(name, null);
                 return;
             }
+            String[] parts = name.split("\\.", -1);
             int mark = converter.pinMark();
             try {
-                LuaTable t = engine.globals();
-                for (int i = 0; i < parts.length - 1; i++) {
-                    LuaString key = converter.luaString(parts[i]);
-                    Object next = t.get(key);
-                    if (next == null) {
-                        next = new LuaTable(meter);
-                        t.put(key, next);
-                    } else if (!(next instanceof LuaTable)) {
-                        throw new LuaConversionException("cannot set '" + name + "': '"
-                                + String.join(".", Arrays.copyOf(parts, i + 1)) + "' is not a table");
-                    }
-                    t = (LuaTable) next;
-                }
+                LuaTable t = parentTable(parts, i -> new LuaConversionException("cannot set '" + name + "': '"
+                        + String.join(".", Arrays.copyOf(parts, i + 1)) + "' is not a table"));
                 t.put(converter.luaString(parts[parts.length - 1]), converter.toLua(value));
                 audit.recordGlobal(name, value); // what entered the sandbox, for a replay
             } catch (LuaError e) {
