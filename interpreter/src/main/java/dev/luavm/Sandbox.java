@@ -470,7 +470,8 @@ public final class Sandbox implements AutoCloseable {
         try {
             audit.begin(source.kind(), source.chunk(), source.sha256(), Arrays.asList(args), capabilities, limits,
                     env.randomSeed(), env.currentTimeMillis()); // fails closed: no log, no run
-            audit.recordStart(source.loadName(), source.source(), Arrays.asList(args), env.zoneId());
+            // the zone only when recording: resolving it reads the time-zone rules (~7 ms of a CLI start-up)
+            if (audit.recording()) audit.recordStart(source.loadName(), source.source(), Arrays.asList(args), env.zoneId());
             env.startRun(limits.outputBytes(), () -> { throw engine.terminate(LuaLimitException.Limit.OUTPUT); });
             // a cancel() that came while the sandbox was idle, or since this run began, ends it
             // before any of its code (a short run would otherwise finish before the VM's next poll)

@@ -98,7 +98,8 @@ final class Runner {
     }
 
     /** Where virtual time starts under {@code --seed}: os.time() is 946684800 at a run's start. */
-    static final java.time.Instant VIRTUAL_EPOCH = java.time.Instant.parse("2000-01-01T00:00:00Z");
+    // 2000-01-01T00:00:00Z as a number: Instant.parse loads the date-time formatter (~15 ms of every start-up)
+    static final java.time.Instant VIRTUAL_EPOCH = java.time.Instant.ofEpochSecond(946_684_800L);
 
     int run() {
         if (options.version || options.interactive) console.out.println(Main.VERSION); // -i implies -v, as in lua.c
