@@ -4,7 +4,12 @@
 # benchmarks on every engine built into the jar, the compile-speed and sandbox-latency
 # benchmarks, the sandbox footprint, and writes benchmarks/RESULTS.md.
 #
-# usage: benchmarks/run-all.sh [--quick] [--no-build]
+# usage: benchmarks/run-all.sh [--core] [--quick] [--no-build]
+#   --core      the engines that matter for the compiled tier: luavm-metered, luavm,
+#               luavm-compiled and luajc (ENGINES still overrides), and the pairs of
+#               src/main/resources/slow.txt (luajc's coroutines: 75 s per run) not timed but
+#               shown as n/a with their reason; about 30 minutes on an idle 2-core machine
+#               (the full run, every engine and pair: 2-3 hours)
 #   --quick     1 fork, 1 warmup, 1 iteration, 1 process run: checks the pipeline, measures
 #               nothing; writes target/results/RESULTS.md instead of benchmarks/RESULTS.md
 #   --no-build  use benchmarks/target/benchmarks.jar as it is
@@ -16,13 +21,16 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/bench-dir.sh"
 
-build=1
+build=1 core=0
 out="$here/RESULTS.md"
-if [ "${1:-}" = "--quick" ]; then
-  FORKS=1 WARMUPS=1 ITERATIONS=1 RUNS=1; out="$here/target/results/RESULTS.md"; shift
-fi
-if [ "${1:-}" = "--no-build" ]; then build=0; shift; fi
-[ $# -eq 0 ] || { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --core) core=1; shift ;;
+    --quick) FORKS=1 WARMUPS=1 ITERATIONS=1 RUNS=1; out="$here/target/results/RESULTS.md"; shift ;;
+    --no-build) build=0; shift ;;
+    *) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+  esac
+done
 FORKS="${FORKS:-2}" WARMUPS="${WARMUPS:-3}" ITERATIONS="${ITERATIONS:-5}" RUNS="${RUNS:-3}"
 
 jar="$here/target/benchmarks.jar"
@@ -31,6 +39,7 @@ mkdir -p "$res"
 rm -f "$res"/*.csv "$res"/*.log "$res"/*.tsv "$res"/*.md
 
 luavm_note=""
+started=$(date +%s)
 if [ $build -eq 1 ]; then
   echo "== building the benchmarks jar (with the luavm adapter if luavm's API is there)" >&2
   (cd "$repo" && mvn -q -B -pl benchmarks -am package -DskipTests) > "$res/build.log" 2>&1 \
@@ -40,6 +49,10 @@ fi
 
 java_props=(-Dbench.dir="$bench_dir")
 [ -n "${SIZE:-}" ] && java_props+=(-Dbench.size="$SIZE")
+if [ $core -eq 1 ]; then
+  java_props+=(-Dbench.skipSlow=true)
+  ENGINES="${ENGINES:-luavm-metered,luavm,luavm-compiled,luajc}"
+fi
 tool() { java "${java_props[@]}" -cp "$jar" "$@"; }
 jmh() { java "${java_props[@]}" -jar "$jar" -f "$FORKS" -wi "$WARMUPS" -i "$ITERATIONS" "$@"; }
 
@@ -111,7 +124,9 @@ startup_section="$res/startup-section.md"
   echo "- java: $(java -version 2>&1 | paste -sd';' - | sed 's/;/; /g')"
   echo "- lua5.3: $(lua5.3 -v 2>&1)"
   echo "- JMH: $FORKS forks, $WARMUPS warmup and $ITERATIONS measured iterations; processes: median of $RUNS runs"
+  echo "- the whole run took $(( ($(date +%s) - started + 30) / 60 )) minutes"
   echo "- programs: $bench_dir${SIZE:+, size $SIZE}; engines: $engines"
+  [ $core -eq 1 ] && echo "- \`--core\`: the pairs of benchmarks/src/main/resources/slow.txt were not timed (n/a, reason under the table)"
   [ -n "$luavm_note" ] && { echo; echo "$luavm_note"; }
   echo
   echo "## Warm runs in one JVM (JMH)"
@@ -123,7 +138,7 @@ startup_section="$res/startup-section.md"
     cat "$res/footprint.md"
     echo
   fi
-  echo "## Whole processes: lua5.3 vs ./luavm"
+  echo "## Whole processes: lua5.3 vs ./luavm (tier auto, the default)"
   echo
   cat "$res/processes.md"
   if [ -s "$gas_section" ]; then

@@ -27,8 +27,8 @@ public final class Engines {
     /** Luna 0.4.1 (Rembulan): Lua 5.3 compiled to JVM bytecode. */
     public static final String LUNA = "luna";
 
-    /** Every engine, in table order. */
-    public static final List<String> ALL = List.of(LUAVM_METERED, LUAVM_COMPILED, LUAVM, LUAJ, LUAJC, LUNA);
+    /** Every engine, in table order: interpreters, then compilers (luavm-compiled beside luajc). */
+    public static final List<String> ALL = List.of(LUAVM_METERED, LUAVM, LUAJ, LUAVM_COMPILED, LUAJC, LUNA);
 
     static final String LUAVM_ADAPTER = "dev.luavm.bench.LuavmEngine";
 

@@ -38,7 +38,7 @@ public class ProgramBenchmark {
     @Param({"binary_trees", "bitops", "closures", "coroutines", "fannkuch", "fib", "intdiv", "mandelbrot", "nbody", "sort", "sort_cmp", "spectral_norm", "string_build", "table_ops"})
     public String program;
 
-    @Param({"luavm-metered", "luavm-compiled", "luavm", "luaj", "luajc", "luna"})
+    @Param({"luavm-metered", "luavm", "luaj", "luavm-compiled", "luajc", "luna"})
     public String engine;
 
     private Engine.Program compiled;

@@ -103,7 +103,30 @@ public final class Report {
             out.append(' ').append(acc == null ? "-" : String.format(Locale.ROOT, "**%.2f** (%d programs)",
                     Math.exp(acc[0] / acc[1]), (int) acc[1])).append(" |");
         }
-        out.append("\n\nGeometric means over different sets of programs are not directly comparable.\n\n");
+        out.append('\n');
+        commonMean(out, programs, scores, lua53, engines);
+        out.append("\nGeometric means over different sets of programs are not directly comparable.\n\n");
+    }
+
+    /** A geometric-mean row over the programs every engine ran, when some engine skipped some. */
+    private static void commonMean(StringBuilder out, List<String> programs, Map<String, Score> scores,
+                                   Map<String, Double> lua53, List<String> engines) {
+        List<String> common = programs.stream().filter(p -> lua53.getOrDefault(p, 0.0) > 0
+                && engines.stream().allMatch(e -> scores.containsKey(e + " " + p))).toList();
+        boolean partial = programs.stream().anyMatch(p -> !common.contains(p)
+                && engines.stream().anyMatch(e -> scores.containsKey(e + " " + p)));
+        if (common.isEmpty() || !partial || engines.size() < 2) {
+            return;
+        }
+        out.append("| **geometric mean, the ").append(common.size()).append(" programs every engine ran** |");
+        for (String e : engines) {
+            double logs = 0;
+            for (String p : common) {
+                logs += Math.log(scores.get(e + " " + p).seconds / lua53.get(p));
+            }
+            out.append(' ').append(String.format(Locale.ROOT, "**%.2f**", Math.exp(logs / common.size()))).append(" |");
+        }
+        out.append('\n');
     }
 
     private static void embeddingTables(StringBuilder out, Map<String, Score> scores) {
@@ -162,7 +185,9 @@ public final class Report {
             if (reasons.isEmpty()) {
                 return;
             }
-            out.append("Not run (n/a), from benchmarks/src/main/resources/skips.txt:\n\n");
+            out.append(Boolean.getBoolean("bench.skipSlow")
+                    ? "Not run (n/a), from benchmarks/src/main/resources/skips.txt and slow.txt (`--core`):\n\n"
+                    : "Not run (n/a), from benchmarks/src/main/resources/skips.txt:\n\n");
             for (int i = 0; i < reasons.size(); i++) {
                 out.append("- [").append(i + 1).append("] ").append(reasons.get(i)).append('\n');
             }

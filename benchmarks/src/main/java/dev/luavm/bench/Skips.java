@@ -13,6 +13,10 @@ import java.util.Map;
  * Engine/program pairs that are not run, each with its reason, all in one file: the
  * resource {@code skips.txt}, one {@code engine program reason...} per line, {@code #} comments.
  * A skipped pair shows in the tables as {@code n/a (reason)}, never as a time.
+ *
+ * <p>With {@code -Dbench.skipSlow=true} ({@code run-all.sh --core}) the pairs of {@code slow.txt}
+ * (same format) are skipped too: pairs an engine runs correctly but so slowly that timing them
+ * would take most of a run; their reason says so and gives the time.
  */
 public final class Skips {
 
@@ -33,9 +37,17 @@ public final class Skips {
 
     private static Map<String, String> load() {
         Map<String, String> out = new LinkedHashMap<>();
-        try (InputStream in = Skips.class.getResourceAsStream("/skips.txt")) {
+        load("skips.txt", out);
+        if (Boolean.getBoolean("bench.skipSlow")) {
+            load("slow.txt", out);
+        }
+        return out;
+    }
+
+    private static void load(String file, Map<String, String> out) {
+        try (InputStream in = Skips.class.getResourceAsStream("/" + file)) {
             if (in == null) {
-                return out;
+                return;
             }
             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             for (String line; (line = r.readLine()) != null; ) {
@@ -45,16 +57,15 @@ public final class Skips {
                 }
                 String[] f = line.split("\\s+", 3);
                 if (f.length < 3) {
-                    throw new IllegalStateException("skips.txt: a skip needs 'engine program reason': " + line);
+                    throw new IllegalStateException(file + ": a skip needs 'engine program reason': " + line);
                 }
                 if (!Engines.ALL.contains(f[0])) {
-                    throw new IllegalStateException("skips.txt: unknown engine '" + f[0] + "'");
+                    throw new IllegalStateException(file + ": unknown engine '" + f[0] + "'");
                 }
-                out.put(f[0] + " " + f[1], f[2]);
+                out.putIfAbsent(f[0] + " " + f[1], f[2]);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out;
     }
 }
