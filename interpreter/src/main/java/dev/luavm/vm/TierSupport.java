@@ -693,4 +693,118 @@ abstract class TierSupport {
         for (int j = 0; j < b; j++) stack[ra + j] = j < nva ? stack[src + j] : null;
         return 0;
     }
+
+    // ---- inline fast paths (jit InlineOps): tiny helpers the generated code calls around its own
+    // bytecode for MOVE, arithmetic, compares and loops; each is the interpreter's fast path,
+    // with the same probes (so the same gas), and MISS where the interpreter goes out of line.
+
+    /** What a fast path answers where the interpreter would take its slow path. */
+    static final Object MISS = new Object();
+
+    static Object[] stack(Coroutine co) {
+        return co.stack;
+    }
+
+    static Object[] constants(CallFrame f) {
+        return f.closure.proto.constants;
+    }
+
+    static Object upval(CallFrame f, int idx) {
+        return f.closure.upvals[idx].get();
+    }
+
+    static void setUpval(CallFrame f, int idx, Object v) {
+        f.closure.upvals[idx].set(v);
+    }
+
+    /** MOD of two integers with {@code w > 0} (the interpreter's inline case). */
+    static long imod(long u, long w) {
+        long m = u % w;
+        return m < 0 ? m + w : m;
+    }
+
+    /** IDIV of two integers with {@code w > 0}. */
+    static long idiv(long u, long w) {
+        return Math.floorDiv(u, w);
+    }
+
+    /** GETTABLE's raw read: the value, or MISS (not a table, or absent with a metatable). */
+    static Object rawGet(Object t, Object key) {
+        if (t instanceof LuaTable tt) {
+            Object v;
+            if (key instanceof Long l) v = tt.getInt(l);
+            else if (key instanceof LuaString s) v = tt.getStr(s);
+            else v = tt.get(key);
+            if (v != null || tt.getMetatable() == null) return v;
+        }
+        return MISS;
+    }
+
+    /** {@link #rawGet} with an integer key known (a constant or a for-loop index). */
+    static Object rawGetInt(Object t, long key) {
+        if (t instanceof LuaTable tt) {
+            Object v = tt.getInt(key);
+            if (v != null || tt.getMetatable() == null) return v;
+        }
+        return MISS;
+    }
+
+    /** GETTABUP's raw read (strings through getStr, everything else through get). */
+    static Object rawGetUp(Object t, Object key) {
+        if (t instanceof LuaTable tt) {
+            Object v = key instanceof LuaString s ? tt.getStr(s) : tt.get(key);
+            if (v != null || tt.getMetatable() == null) return v;
+        }
+        return MISS;
+    }
+
+    /** SELF's raw read: string keys only. */
+    static Object rawGetStr(Object t, Object key) {
+        if (t instanceof LuaTable tt && key instanceof LuaString s) {
+            Object v = tt.getStr(s);
+            if (v != null || tt.getMetatable() == null) return v;
+        }
+        return MISS;
+    }
+
+    /** SETTABLE's raw write: false where the interpreter calls Meta.setIndex. */
+    static boolean rawSet(Object t, Object key, Object val) {
+        if (t instanceof LuaTable tt && tt.getMetatable() == null) {
+            if (key instanceof Long l) {
+                tt.putInt(l, val);
+                return true;
+            }
+            if (key instanceof LuaString s) {
+                tt.putStr(s, val);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** SETTABUP's raw write: string keys only. */
+    static boolean rawSetStr(Object t, Object key, Object val) {
+        if (t instanceof LuaTable tt && tt.getMetatable() == null && key instanceof LuaString s) {
+            tt.putStr(s, val);
+            return true;
+        }
+        return false;
+    }
+
+    /** LEN of a string or of a table without metatable, else MISS. */
+    static Object rawLen(Object x) {
+        if (x instanceof LuaString s) return (long) s.length();
+        if (x instanceof LuaTable t && t.getMetatable() == null) return t.length();
+        return MISS;
+    }
+
+    /** GETTABLE, GETTABUP, SELF after a MISS: Meta.index on the values already read (no second probe). */
+    static int indexMiss(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc, Object t, Object key) {
+        return index(st, co, f, pc, t, key, base + ((i >>> 6) & 0xFF));
+    }
+
+    /** SETTABLE, SETTABUP after a miss: Meta.setIndex on the values already read. */
+    static int setIndexMiss(LuaState st, CallFrame f, int pc, Object t, Object key, Object val) {
+        return setIndex(st, f, pc, t, key, val);
+    }
 }
