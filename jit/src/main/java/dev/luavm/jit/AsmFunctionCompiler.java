@@ -40,15 +40,19 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
      * HotSpot compiles no method over 8,000 bytes of bytecode (DontCompileHugeMethods): a run
      * method with the inline fast paths that would exceed it is generated again without them.
      */
-    static final int INLINE_LIMIT = 7_900;
+    public static final int INLINE_LIMIT = 7_900;
 
     @Override
     public byte[] compile(Prototype p, String internalName) {
-        return compile(p, internalName, true);
+        return compile(p, internalName, 2);
     }
 
-    /** Class bytes with or without the inline fast paths ({@link InlineOps}). */
-    byte[] compile(Prototype p, String internalName, boolean inline) {
+    /**
+     * Class bytes at an inlining level: 2 every fast path of {@link InlineOps}, 1 its compact
+     * subset (no arithmetic or compares), 0 a helper call per instruction. Public for tests
+     * and diagnostics; {@link #compile(Prototype, String)} picks the level.
+     */
+    public byte[] compile(Prototype p, String internalName, int level) {
         int[] code = p.code;
         for (int pc = 0; pc < code.length; pc++) {
             OpCode op = OpCode.of(code[pc] & 0x3F);
@@ -69,14 +73,14 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         init.visitInsn(RETURN);
         init.visitMaxs(0, 0);
         init.visitEnd();
-        Body body = new Body(cw.visitMethod(0, "run", RUN, null, null), code, inline ? p.constants : null);
+        Body body = new Body(cw.visitMethod(0, "run", RUN, null, null), code, level > 0 ? p.constants : null, level > 1);
         body.emit();
         cw.visitEnd();
-        if (inline && body.size > INLINE_LIMIT) return compile(p, internalName, false);
+        if (level > 0 && body.size > INLINE_LIMIT) return compile(p, internalName, level - 1);
         try {
             return cw.toByteArray();
         } catch (MethodTooLargeException e) {
-            return inline ? compile(p, internalName, false) : null;
+            return level > 0 ? compile(p, internalName, level - 1) : null;
         }
     }
 
@@ -95,12 +99,12 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         /** bytes of code of run, once emitted */
         int size;
 
-        Body(MethodVisitor mv, int[] code, Object[] constants) {
+        Body(MethodVisitor mv, int[] code, Object[] constants, boolean full) {
             this.mv = mv;
             this.code = code;
             this.at = new Label[code.length];
             for (int i = 0; i < at.length; i++) at[i] = new Label();
-            this.inline = constants == null ? null : new InlineOps(mv, at, bad, exit0, dispatch, constants);
+            this.inline = constants == null ? null : new InlineOps(mv, at, bad, exit0, dispatch, constants, full);
         }
 
         private Label label(int pc) {
@@ -256,9 +260,9 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 mv.visitLdcInsn((long) op.gas);
                 addGas();
             }
+            if (inline != null && inline.emit(op, i, pc)) return;
             push(pc + 1);
             mv.visitVarInsn(ISTORE, L_PC);
-            if (inline != null && inline.emit(op, i, pc)) return;
             switch (op) {
                 case MOVE -> plain("move", i, pc);
                 case LOADK -> plain("loadk", i, pc);

@@ -63,7 +63,13 @@ final class InlineOps implements Opcodes {
     /** one shared slow block per kind, emitted once if used */
     private final Map<String, Label> shared = new LinkedHashMap<>();
 
-    InlineOps(MethodVisitor mv, Label[] at, Label bad, Label exit0, Label dispatch, Object[] constants) {
+    /** false: moves, constants, tests, loops and tables only (a compact run for a large prototype) */
+    private final boolean full;
+    /** the instruction being emitted */
+    private int cur;
+
+    InlineOps(MethodVisitor mv, Label[] at, Label bad, Label exit0, Label dispatch, Object[] constants, boolean full) {
+        this.full = full;
         this.mv = mv;
         this.at = at;
         this.bad = bad;
@@ -154,15 +160,17 @@ final class InlineOps implements Opcodes {
     }
 
     /** A stub that stores the operand word and jumps to the shared block {@code kind}; returns its label. */
-    private Label slow(String kind, int i) {
-        return slow(kind, i, null);
+    private Label slow(String kind, int i, int pc) {
+        return slow(kind, i, pc, null);
     }
 
-    private Label slow(String kind, int i, Runnable before) {
+    /** the stub also notes the pc (fast paths that cannot raise a Lua error leave it to the stub) */
+    private Label slow(String kind, int i, int pc, Runnable before) {
         Label l = new Label();
         stubs.add(() -> {
             mv.visitLabel(l);
             if (before != null) before.run();
+            storePc(pc);
             push(i);
             mv.visitVarInsn(ISTORE, L_I);
             mv.visitJumpInsn(GOTO, shared.computeIfAbsent(kind, x -> new Label()));
@@ -171,6 +179,12 @@ final class InlineOps implements Opcodes {
     }
 
     // ---- emission helpers
+
+    /** L_PC = pc + 1: the pc an error reports and where a slow path re-enters */
+    private void storePc(int pc) {
+        push(pc + 1);
+        mv.visitVarInsn(ISTORE, PC_L);
+    }
 
     private void push(int v) {
         if (v >= -1 && v <= 5) mv.visitInsn(ICONST_0 + v);
@@ -275,18 +289,11 @@ final class InlineOps implements Opcodes {
             pushDouble((double) (Long) constant(x));
             return;
         }
-        Label notD = new Label();
-        Label done = new Label();
-        requireType(local, DOUBLE, notD);
+        // a float register; an integer one (mixed operands at run time) takes the helper, which
+        // converts it as the interpreter does (kept out of line: code size)
+        requireType(local, DOUBLE, no);
         mv.visitVarInsn(ALOAD, local);
         unboxDouble();
-        mv.visitJumpInsn(GOTO, done);
-        mv.visitLabel(notD);
-        requireType(local, LONG, no);
-        mv.visitVarInsn(ALOAD, local);
-        unboxLong();
-        mv.visitInsn(L2D);
-        mv.visitLabel(done);
     }
 
     /** jumps to {@code falsy} when the object on the stack is nil or false, else falls through */
@@ -319,10 +326,29 @@ final class InlineOps implements Opcodes {
 
     // ---- instructions: true when emitted here; false leaves the instruction to the helper call
 
+    /**
+     * Emits instruction {@code pc} after its gas, or returns false having emitted nothing (the
+     * caller notes the pc and calls the helper). Instructions that cannot raise a Lua error here
+     * (moves, constants, truth tests; arithmetic and compares on their fast paths) skip the pc
+     * store: their stubs note it before a slow path.
+     */
     boolean emit(OpCode op, int i, int pc) {
+        cur = pc;
         int a = (i >>> 6) & 0xFF;
         int b = i >>> 23;
         int c = (i >>> 14) & 0x1FF;
+        switch (op) {
+            case GETTABLE, GETTABUP, SELF, SETTABLE, SETTABUP -> storePc(pc); // probes may raise "not enough memory"
+            default -> { }
+        }
+        if (!full) {
+            switch (op) {
+                case ADD, SUB, MUL, DIV, MOD, IDIV, BAND, BOR, BXOR, SHL, SHR, UNM, BNOT, EQ, LT, LE, LEN -> {
+                    return false;
+                }
+                default -> { }
+            }
+        }
         switch (op) {
             case MOVE -> {
                 slot(a);
@@ -407,50 +433,29 @@ final class InlineOps implements Opcodes {
             case EQ, LT, LE -> {
                 return compare(op, i, pc, a, b, c);
             }
-            case GETTABLE -> {
-                reg(b);
-                mv.visitVarInsn(ASTORE, L_T);
-                indexed(i, a, c, "rawGet");
-            }
-            case GETTABUP -> {
-                mv.visitVarInsn(ALOAD, F_L);
-                push(b);
-                mv.visitMethodInsn(INVOKESTATIC, RT, "upval", "(" + FR + "I)" + OBJ, false);
-                mv.visitVarInsn(ASTORE, L_T);
-                indexed(i, a, c, "rawGetUp");
-            }
+            case GETTABLE -> tableRead(i, a, c, () -> reg(b), kind(c) == Kind.INT ? "rawGetInt" : "rawGet");
+            case GETTABUP -> tableRead(i, a, c, () -> upval(b), "rawGetUp");
             case SELF -> {
-                rk(c);
+                rk(c); // the key before R(A+1) is written, as the interpreter reads it
                 mv.visitVarInsn(ASTORE, L_X);
                 reg(b);
                 mv.visitVarInsn(ASTORE, L_T);
                 slot(a + 1);
                 mv.visitVarInsn(ALOAD, L_T);
                 mv.visitInsn(AASTORE);
-                tableRead(i, a, "rawGetStr");
+                slot(a);
+                mv.visitVarInsn(ALOAD, L_T);
+                mv.visitVarInsn(ALOAD, L_X);
+                mv.visitMethodInsn(INVOKESTATIC, RT, "rawGetStr", "(" + OBJ + OBJ + ")" + OBJ, false);
+                missOrStore(slow("indexMiss", i, pc, () -> popValueAndSlot()));
             }
-            case SETTABLE -> {
-                reg(a);
-                mv.visitVarInsn(ASTORE, L_T);
-                store(i, b, c, "rawSet");
-            }
-            case SETTABUP -> {
-                mv.visitVarInsn(ALOAD, F_L);
-                push(a);
-                mv.visitMethodInsn(INVOKESTATIC, RT, "upval", "(" + FR + "I)" + OBJ, false);
-                mv.visitVarInsn(ASTORE, L_T);
-                store(i, b, c, "rawSetStr");
-            }
+            case SETTABLE -> tableWrite(i, b, c, () -> reg(a), "rawSet");
+            case SETTABUP -> tableWrite(i, b, c, () -> upval(a), "rawSetStr");
             case LEN -> {
+                slot(a);
                 reg(b);
                 mv.visitMethodInsn(INVOKESTATIC, RT, "rawLen", "(" + OBJ + ")" + OBJ, false);
-                mv.visitInsn(DUP);
-                mv.visitVarInsn(ASTORE, L_Y);
-                mv.visitFieldInsn(GETSTATIC, RT, "MISS", OBJ);
-                mv.visitJumpInsn(IF_ACMPEQ, slow("len", i));
-                slot(a);
-                mv.visitVarInsn(ALOAD, L_Y);
-                mv.visitInsn(AASTORE);
+                missOrStore(slow("len", i, pc, () -> popValueAndSlot()));
             }
             default -> {
                 return false;
@@ -460,42 +465,59 @@ final class InlineOps implements Opcodes {
     }
 
     /** GETTABLE/GETTABUP: table in L_T, key RK(c); an integer constant key goes through rawGetInt */
-    private void indexed(int i, int a, int c, String helper) {
-        if (helper.equals("rawGet") && kind(c) == Kind.INT) {
-            mv.visitVarInsn(ALOAD, L_T);
-            pushLong((Long) constant(c));
-            mv.visitMethodInsn(INVOKESTATIC, RT, "rawGetInt", "(" + OBJ + "J)" + OBJ, false);
-            afterRead(i, a, () -> {
-                rk(c);
-                mv.visitVarInsn(ASTORE, L_X);
-            });
-            return;
-        }
-        rk(c);
-        mv.visitVarInsn(ASTORE, L_X);
-        tableRead(i, a, helper);
+    private void upval(int idx) {
+        mv.visitVarInsn(ALOAD, F_L);
+        push(idx);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "upval", "(" + FR + "I)" + OBJ, false);
     }
 
-    private void tableRead(int i, int a, String helper) {
-        mv.visitVarInsn(ALOAD, L_T);
-        mv.visitVarInsn(ALOAD, L_X);
-        mv.visitMethodInsn(INVOKESTATIC, RT, helper, "(" + OBJ + OBJ + ")" + OBJ, false);
-        afterRead(i, a, null);
-    }
-
-    /** value on the stack: MISS goes to Meta.index with L_T and L_X, else R(a) = value */
-    private void afterRead(int i, int a, Runnable beforeSlow) {
+    /** [stack, index, value]: a value other than MISS is stored, MISS jumps to {@code miss} */
+    private void missOrStore(Label miss) {
         mv.visitInsn(DUP);
-        mv.visitVarInsn(ASTORE, L_Y);
         mv.visitFieldInsn(GETSTATIC, RT, "MISS", OBJ);
-        mv.visitJumpInsn(IF_ACMPEQ, slow("indexMiss", i, beforeSlow));
-        slot(a);
-        mv.visitVarInsn(ALOAD, L_Y);
+        mv.visitJumpInsn(IF_ACMPEQ, miss);
         mv.visitInsn(AASTORE);
     }
 
-    /** SETTABLE/SETTABUP: table in L_T, key RK(b), value RK(c) */
-    private void store(int i, int b, int c, String helper) {
+    private void popValueAndSlot() {
+        mv.visitInsn(POP);
+        mv.visitInsn(POP2);
+    }
+
+    /**
+     * GETTABLE/GETTABUP: R(a) = raw read of the table {@code tab} pushes (kept in L_T) at key
+     * RK(c) (kept in L_X), or on a MISS Meta.index with those operands.
+     */
+    private void tableRead(int i, int a, int c, Runnable tab, String helper) {
+        tab.run();
+        mv.visitVarInsn(ASTORE, L_T);
+        boolean intKey = helper.equals("rawGetInt");
+        if (!intKey) {
+            rk(c);
+            mv.visitVarInsn(ASTORE, L_X);
+        }
+        slot(a);
+        mv.visitVarInsn(ALOAD, L_T);
+        if (intKey) {
+            pushLong((Long) constant(c));
+            mv.visitMethodInsn(INVOKESTATIC, RT, helper, "(" + OBJ + "J)" + OBJ, false);
+        } else {
+            mv.visitVarInsn(ALOAD, L_X);
+            mv.visitMethodInsn(INVOKESTATIC, RT, helper, "(" + OBJ + OBJ + ")" + OBJ, false);
+        }
+        missOrStore(slow("indexMiss", i, cur, () -> {
+            popValueAndSlot();
+            if (intKey) {
+                rk(c);
+                mv.visitVarInsn(ASTORE, L_X);
+            }
+        }));
+    }
+
+    /** SETTABLE/SETTABUP: raw write of RK(c) at RK(b), else Meta.setIndex with the operands kept in locals */
+    private void tableWrite(int i, int b, int c, Runnable tab, String helper) {
+        tab.run();
+        mv.visitVarInsn(ASTORE, L_T);
         rk(b);
         mv.visitVarInsn(ASTORE, L_X);
         rk(c);
@@ -504,7 +526,7 @@ final class InlineOps implements Opcodes {
         mv.visitVarInsn(ALOAD, L_X);
         mv.visitVarInsn(ALOAD, L_Y);
         mv.visitMethodInsn(INVOKESTATIC, RT, helper, "(" + OBJ + OBJ + OBJ + ")Z", false);
-        mv.visitJumpInsn(IFEQ, slow("setIndexMiss", i));
+        mv.visitJumpInsn(IFEQ, slow("setIndexMiss", i, cur));
     }
 
     /** ADD .. SHR: the interpreter's integer case, then its float case (ADD, SUB, MUL, DIV), else Meta.arith */
@@ -516,7 +538,7 @@ final class InlineOps implements Opcodes {
         boolean intCase = kx != Kind.FLT && ky != Kind.FLT;
         boolean fltCase = (op == OpCode.ADD || op == OpCode.SUB || op == OpCode.MUL || op == OpCode.DIV)
                 && !(kx == Kind.INT && ky == Kind.INT);
-        Label slow = slow("arith", i);
+        Label slow = slow("arith", i, cur);
         if (kx == Kind.ANY) {
             rk(b);
             mv.visitVarInsn(ASTORE, L_X);
@@ -617,7 +639,7 @@ final class InlineOps implements Opcodes {
     }
 
     private void unary(OpCode op, int i, int a, int b) {
-        Label slow = slow(op == OpCode.UNM ? "unm" : "bnot", i);
+        Label slow = slow(op == OpCode.UNM ? "unm" : "bnot", i, cur);
         reg(b);
         mv.visitVarInsn(ASTORE, L_X);
         Label notLong = op == OpCode.UNM ? new Label() : slow;
@@ -672,7 +694,7 @@ final class InlineOps implements Opcodes {
         boolean ints = (kx == Kind.ANY || kx == Kind.INT) && (ky == Kind.ANY || ky == Kind.INT);
         boolean flts = (kx == Kind.ANY || kx == Kind.FLT) && (ky == Kind.ANY || ky == Kind.FLT);
         if (!ints && !flts) return false;
-        Label slow = slow("compare", i);
+        Label slow = slow("compare", i, pc);
         if (kx == Kind.ANY) {
             rk(b);
             mv.visitVarInsn(ASTORE, L_X);
