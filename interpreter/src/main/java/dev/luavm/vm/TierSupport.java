@@ -728,6 +728,110 @@ abstract class TierSupport {
         return Math.floorDiv(u, w);
     }
 
+    // Two register operands of unknown type: the interpreter's integer case, then its float case
+    // (with a mixed pair converted), else MISS for Meta.arith. Small enough for C2 to inline;
+    // kept out of the generated code so a large function's run stays small.
+
+    static Object add2(Object x, Object y) {
+        if (x instanceof Long a) {
+            if (y instanceof Long b) return a + b;
+            if (y instanceof Double b) return (double) a + b;
+        } else if (x instanceof Double a) {
+            if (y instanceof Double b) return a + b;
+            if (y instanceof Long b) return a + (double) b;
+        }
+        return MISS;
+    }
+
+    static Object sub2(Object x, Object y) {
+        if (x instanceof Long a) {
+            if (y instanceof Long b) return a - b;
+            if (y instanceof Double b) return (double) a - b;
+        } else if (x instanceof Double a) {
+            if (y instanceof Double b) return a - b;
+            if (y instanceof Long b) return a - (double) b;
+        }
+        return MISS;
+    }
+
+    static Object mul2(Object x, Object y) {
+        if (x instanceof Long a) {
+            if (y instanceof Long b) return a * b;
+            if (y instanceof Double b) return (double) a * b;
+        } else if (x instanceof Double a) {
+            if (y instanceof Double b) return a * b;
+            if (y instanceof Long b) return a * (double) b;
+        }
+        return MISS;
+    }
+
+    static Object div2(Object x, Object y) {
+        if (x instanceof Long a) {
+            if (y instanceof Long b) return (double) a / (double) b;
+            if (y instanceof Double b) return (double) a / b;
+        } else if (x instanceof Double a) {
+            if (y instanceof Double b) return a / b;
+            if (y instanceof Long b) return a / (double) b;
+        }
+        return MISS;
+    }
+
+    static Object mod2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b && b > 0) return imod(a, b);
+        return MISS;
+    }
+
+    static Object idiv2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b && b > 0) return Math.floorDiv((long) a, (long) b);
+        return MISS;
+    }
+
+    static Object band2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a & b;
+        return MISS;
+    }
+
+    static Object bor2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a | b;
+        return MISS;
+    }
+
+    static Object bxor2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a ^ b;
+        return MISS;
+    }
+
+    static Object shl2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b && (b & ~63L) == 0) return a << b;
+        return MISS;
+    }
+
+    static Object shr2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b && (b & ~63L) == 0) return a >>> b;
+        return MISS;
+    }
+
+    // EQ, LT, LE of two registers: 1 true, 0 false, -1 for the compare helper (two integers or
+    // two floats only, as the interpreter's inline cases)
+
+    static int eq2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a.longValue() == b.longValue() ? 1 : 0;
+        if (x instanceof Double a && y instanceof Double b) return a.doubleValue() == b.doubleValue() ? 1 : 0;
+        return -1;
+    }
+
+    static int lt2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a < b ? 1 : 0;
+        if (x instanceof Double a && y instanceof Double b) return a < b ? 1 : 0;
+        return -1;
+    }
+
+    static int le2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a <= b ? 1 : 0;
+        if (x instanceof Double a && y instanceof Double b) return a <= b ? 1 : 0;
+        return -1;
+    }
+
     /** GETTABLE's raw read: the value, or MISS (not a table, or absent with a metatable). */
     static Object rawGet(Object t, Object key) {
         if (t instanceof LuaTable tt) {

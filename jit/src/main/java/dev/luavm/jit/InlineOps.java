@@ -538,6 +538,16 @@ final class InlineOps implements Opcodes {
         boolean intCase = kx != Kind.FLT && ky != Kind.FLT;
         boolean fltCase = (op == OpCode.ADD || op == OpCode.SUB || op == OpCode.MUL || op == OpCode.DIV)
                 && !(kx == Kind.INT && ky == Kind.INT);
+        if (kx == Kind.ANY && ky == Kind.ANY) {
+            // two registers: one small helper call (both type cases inside) keeps run compact
+            slot(a);
+            rk(b);
+            rk(c);
+            mv.visitMethodInsn(INVOKESTATIC, RT, op.name().toLowerCase(java.util.Locale.ROOT) + "2",
+                    "(" + OBJ + OBJ + ")" + OBJ, false);
+            missOrStore(slow("arith", i, cur, this::popValueAndSlot));
+            return true;
+        }
         Label slow = slow("arith", i, cur);
         if (kx == Kind.ANY) {
             rk(b);
@@ -694,6 +704,17 @@ final class InlineOps implements Opcodes {
         boolean ints = (kx == Kind.ANY || kx == Kind.INT) && (ky == Kind.ANY || ky == Kind.INT);
         boolean flts = (kx == Kind.ANY || kx == Kind.FLT) && (ky == Kind.ANY || ky == Kind.FLT);
         if (!ints && !flts) return false;
+        if (kx == Kind.ANY && ky == Kind.ANY) {
+            rk(b);
+            rk(c);
+            mv.visitMethodInsn(INVOKESTATIC, RT, op.name().toLowerCase(java.util.Locale.ROOT) + "2",
+                    "(" + OBJ + OBJ + ")I", false);
+            mv.visitInsn(DUP);
+            mv.visitJumpInsn(IFLT, slow("compare", i, pc, () -> mv.visitInsn(POP)));
+            mv.visitJumpInsn(IFNE, yes);
+            mv.visitJumpInsn(GOTO, no);
+            return true;
+        }
         Label slow = slow("compare", i, pc);
         if (kx == Kind.ANY) {
             rk(b);
