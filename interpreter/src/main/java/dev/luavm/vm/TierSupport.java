@@ -8,7 +8,8 @@ import dev.luavm.value.LuaTable;
 
 /**
  * The whole runtime API of compiled Lua functions: every generated class extends this one and
- * references no other class (a test reads their constant pools, {@code JitAuditTest}).
+ * references no other class but Lua's value boxes {@code Long}, {@code Double} and {@code Boolean}
+ * (a test reads their constant pools, {@code CompiledTierTest}).
  *
  * <h2>Contract of {@link #run}</h2>
  * A compiled function is a specialisation of {@link Interpreter#execute}'s inner loop for one
@@ -22,7 +23,11 @@ import dev.luavm.value.LuaTable;
  * switch: the interpreter or the compiled code resumes the frame at {@code f.pc}.
  *
  * <p>Each instruction is the interpreter's case for it, with the operand word as a constant:
- * the helpers below are those cases, one each. Gas is kept the interpreter's way: the
+ * the helpers below are those cases, one each. The generator may instead write an
+ * instruction's fast path into {@code run} itself (jit {@code InlineOps}, with the small value
+ * helpers at the end of this class) and take the interpreter's slow path, through these
+ * helpers, on anything else; such code caches {@code co.stack} in a local and reloads it after
+ * every helper call (a builtin run in place may grow the stack). Gas is kept the interpreter's way: the
  * instruction's {@link OpCode#gas} is added to a local counter before it runs, and the counter
  * is charged at the same safepoints under the same condition ({@code gas >= room}); the counter
  * and room cross the boundary through {@link LuaState#tierGas}/{@link LuaState#tierRoom}. An
