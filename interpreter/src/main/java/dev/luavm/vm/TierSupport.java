@@ -8,7 +8,8 @@ import dev.luavm.value.LuaTable;
 
 /**
  * The whole runtime API of compiled Lua functions: every generated class extends this one and
- * references no other class (a test reads their constant pools, {@code JitAuditTest}).
+ * references no other class but Lua's value boxes {@code Long}, {@code Double} and {@code Boolean}
+ * (a test reads their constant pools, {@code CompiledTierTest}).
  *
  * <h2>Contract of {@link #run}</h2>
  * A compiled function is a specialisation of {@link Interpreter#execute}'s inner loop for one
@@ -22,7 +23,11 @@ import dev.luavm.value.LuaTable;
  * switch: the interpreter or the compiled code resumes the frame at {@code f.pc}.
  *
  * <p>Each instruction is the interpreter's case for it, with the operand word as a constant:
- * the helpers below are those cases, one each. Gas is kept the interpreter's way: the
+ * the helpers below are those cases, one each. The generator may instead write an
+ * instruction's fast path into {@code run} itself (jit {@code InlineOps}, with the small value
+ * helpers at the end of this class) and take the interpreter's slow path, through these
+ * helpers, on anything else; such code caches {@code co.stack} in a local and reloads it after
+ * every helper call (a builtin run in place may grow the stack). Gas is kept the interpreter's way: the
  * instruction's {@link OpCode#gas} is added to a local counter before it runs, and the counter
  * is charged at the same safepoints under the same condition ({@code gas >= room}); the counter
  * and room cross the boundary through {@link LuaState#tierGas}/{@link LuaState#tierRoom}. An
@@ -692,5 +697,223 @@ abstract class TierSupport {
         int src = base - nva;
         for (int j = 0; j < b; j++) stack[ra + j] = j < nva ? stack[src + j] : null;
         return 0;
+    }
+
+    // ---- inline fast paths (jit InlineOps): tiny helpers the generated code calls around its own
+    // bytecode for MOVE, arithmetic, compares and loops; each is the interpreter's fast path,
+    // with the same probes (so the same gas), and MISS where the interpreter goes out of line.
+
+    /** What a fast path answers where the interpreter would take its slow path. */
+    static final Object MISS = new Object();
+
+    static Object[] stack(Coroutine co) {
+        return co.stack;
+    }
+
+    static Object[] constants(CallFrame f) {
+        return f.closure.proto.constants;
+    }
+
+    static Object upval(CallFrame f, int idx) {
+        return f.closure.upvals[idx].get();
+    }
+
+    static void setUpval(CallFrame f, int idx, Object v) {
+        f.closure.upvals[idx].set(v);
+    }
+
+    /** MOD of two integers with {@code w > 0} (the interpreter's inline case). */
+    static long imod(long u, long w) {
+        long m = u % w;
+        return m < 0 ? m + w : m;
+    }
+
+    /** IDIV of two integers with {@code w > 0}. */
+    static long idiv(long u, long w) {
+        return Math.floorDiv(u, w);
+    }
+
+    // Two register operands of unknown type: the interpreter's integer case, then its float case
+    // (with a mixed pair converted), else MISS for Meta.arith. Small enough for C2 to inline;
+    // kept out of the generated code so a large function's run stays small.
+
+    static Object add2(Object x, Object y) {
+        if (x instanceof Long a) {
+            if (y instanceof Long b) return a + b;
+            if (y instanceof Double b) return (double) a + b;
+        } else if (x instanceof Double a) {
+            if (y instanceof Double b) return a + b;
+            if (y instanceof Long b) return a + (double) b;
+        }
+        return MISS;
+    }
+
+    static Object sub2(Object x, Object y) {
+        if (x instanceof Long a) {
+            if (y instanceof Long b) return a - b;
+            if (y instanceof Double b) return (double) a - b;
+        } else if (x instanceof Double a) {
+            if (y instanceof Double b) return a - b;
+            if (y instanceof Long b) return a - (double) b;
+        }
+        return MISS;
+    }
+
+    static Object mul2(Object x, Object y) {
+        if (x instanceof Long a) {
+            if (y instanceof Long b) return a * b;
+            if (y instanceof Double b) return (double) a * b;
+        } else if (x instanceof Double a) {
+            if (y instanceof Double b) return a * b;
+            if (y instanceof Long b) return a * (double) b;
+        }
+        return MISS;
+    }
+
+    static Object div2(Object x, Object y) {
+        if (x instanceof Long a) {
+            if (y instanceof Long b) return (double) a / (double) b;
+            if (y instanceof Double b) return (double) a / b;
+        } else if (x instanceof Double a) {
+            if (y instanceof Double b) return a / b;
+            if (y instanceof Long b) return a / (double) b;
+        }
+        return MISS;
+    }
+
+    static Object mod2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b && b > 0) return imod(a, b);
+        return MISS;
+    }
+
+    static Object idiv2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b && b > 0) return Math.floorDiv((long) a, (long) b);
+        return MISS;
+    }
+
+    static Object band2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a & b;
+        return MISS;
+    }
+
+    static Object bor2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a | b;
+        return MISS;
+    }
+
+    static Object bxor2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a ^ b;
+        return MISS;
+    }
+
+    static Object shl2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b && (b & ~63L) == 0) return a << b;
+        return MISS;
+    }
+
+    static Object shr2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b && (b & ~63L) == 0) return a >>> b;
+        return MISS;
+    }
+
+    // EQ, LT, LE of two registers: 1 true, 0 false, -1 for the compare helper (two integers or
+    // two floats only, as the interpreter's inline cases)
+
+    static int eq2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a.longValue() == b.longValue() ? 1 : 0;
+        if (x instanceof Double a && y instanceof Double b) return a.doubleValue() == b.doubleValue() ? 1 : 0;
+        return -1;
+    }
+
+    static int lt2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a < b ? 1 : 0;
+        if (x instanceof Double a && y instanceof Double b) return a < b ? 1 : 0;
+        return -1;
+    }
+
+    static int le2(Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a <= b ? 1 : 0;
+        if (x instanceof Double a && y instanceof Double b) return a <= b ? 1 : 0;
+        return -1;
+    }
+
+    /** GETTABLE's raw read: the value, or MISS (not a table, or absent with a metatable). */
+    static Object rawGet(Object t, Object key) {
+        if (t instanceof LuaTable tt) {
+            Object v;
+            if (key instanceof Long l) v = tt.getInt(l);
+            else if (key instanceof LuaString s) v = tt.getStr(s);
+            else v = tt.get(key);
+            if (v != null || tt.getMetatable() == null) return v;
+        }
+        return MISS;
+    }
+
+    /** {@link #rawGet} with an integer key known (a constant or a for-loop index). */
+    static Object rawGetInt(Object t, long key) {
+        if (t instanceof LuaTable tt) {
+            Object v = tt.getInt(key);
+            if (v != null || tt.getMetatable() == null) return v;
+        }
+        return MISS;
+    }
+
+    /** GETTABUP's raw read (strings through getStr, everything else through get). */
+    static Object rawGetUp(Object t, Object key) {
+        if (t instanceof LuaTable tt) {
+            Object v = key instanceof LuaString s ? tt.getStr(s) : tt.get(key);
+            if (v != null || tt.getMetatable() == null) return v;
+        }
+        return MISS;
+    }
+
+    /** SELF's raw read: string keys only. */
+    static Object rawGetStr(Object t, Object key) {
+        if (t instanceof LuaTable tt && key instanceof LuaString s) {
+            Object v = tt.getStr(s);
+            if (v != null || tt.getMetatable() == null) return v;
+        }
+        return MISS;
+    }
+
+    /** SETTABLE's raw write: false where the interpreter calls Meta.setIndex. */
+    static boolean rawSet(Object t, Object key, Object val) {
+        if (t instanceof LuaTable tt && tt.getMetatable() == null) {
+            if (key instanceof Long l) {
+                tt.putInt(l, val);
+                return true;
+            }
+            if (key instanceof LuaString s) {
+                tt.putStr(s, val);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** SETTABUP's raw write: string keys only. */
+    static boolean rawSetStr(Object t, Object key, Object val) {
+        if (t instanceof LuaTable tt && tt.getMetatable() == null && key instanceof LuaString s) {
+            tt.putStr(s, val);
+            return true;
+        }
+        return false;
+    }
+
+    /** LEN of a string or of a table without metatable, else MISS. */
+    static Object rawLen(Object x) {
+        if (x instanceof LuaString s) return (long) s.length();
+        if (x instanceof LuaTable t && t.getMetatable() == null) return t.length();
+        return MISS;
+    }
+
+    /** GETTABLE, GETTABUP, SELF after a MISS: Meta.index on the values already read (no second probe). */
+    static int indexMiss(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc, Object t, Object key) {
+        return index(st, co, f, pc, t, key, base + ((i >>> 6) & 0xFF));
+    }
+
+    /** SETTABLE, SETTABUP after a miss: Meta.setIndex on the values already read. */
+    static int setIndexMiss(LuaState st, CallFrame f, int pc, Object t, Object key, Object val) {
+        return setIndex(st, f, pc, t, key, val);
     }
 }

@@ -33,11 +33,26 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
     private static final String RUN = "(" + ST + CO + FR + ")I";
     private static final String OP = "(" + ST + CO + FR + "III)I";
 
-    private static final int L_ST = 1, L_CO = 2, L_F = 3, L_GAS = 4, L_ROOM = 6, L_BASE = 8, L_PC = 9, L_R = 10,
+    static final int L_ST = 1, L_CO = 2, L_F = 3, L_GAS = 4, L_ROOM = 6, L_BASE = 8, L_PC = 9, L_R = 10,
             L_EXC = 11, L_EXTRA = 12;
+
+    /**
+     * HotSpot compiles no method over 8,000 bytes of bytecode (DontCompileHugeMethods): a run
+     * method with the inline fast paths that would exceed it is generated again without them.
+     */
+    public static final int INLINE_LIMIT = 7_900;
 
     @Override
     public byte[] compile(Prototype p, String internalName) {
+        return compile(p, internalName, 2);
+    }
+
+    /**
+     * Class bytes at an inlining level: 2 every fast path of {@link InlineOps}, 1 its compact
+     * subset (no arithmetic or compares), 0 a helper call per instruction. Public for tests
+     * and diagnostics; {@link #compile(Prototype, String)} picks the level.
+     */
+    public byte[] compile(Prototype p, String internalName, int level) {
         int[] code = p.code;
         for (int pc = 0; pc < code.length; pc++) {
             OpCode op = OpCode.of(code[pc] & 0x3F);
@@ -58,12 +73,14 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         init.visitInsn(RETURN);
         init.visitMaxs(0, 0);
         init.visitEnd();
-        new Body(cw.visitMethod(0, "run", RUN, null, null), code).emit();
+        Body body = new Body(cw.visitMethod(0, "run", RUN, null, null), code, level > 0 ? p.constants : null, level > 1);
+        body.emit();
         cw.visitEnd();
+        if (level > 0 && body.size > INLINE_LIMIT) return compile(p, internalName, level - 1);
         try {
             return cw.toByteArray();
         } catch (MethodTooLargeException e) {
-            return null;
+            return level > 0 ? compile(p, internalName, level - 1) : null;
         }
     }
 
@@ -75,12 +92,19 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         private final Label bad = new Label();
         private final Label exit0 = new Label();
         private final Label exit1 = new Label();
+        /** the entry switch, where slow paths of inline code re-enter at L_PC */
+        private final Label dispatch = new Label();
+        /** the fast paths written inline, or null (every instruction through its helper) */
+        private final InlineOps inline;
+        /** bytes of code of run, once emitted */
+        int size;
 
-        Body(MethodVisitor mv, int[] code) {
+        Body(MethodVisitor mv, int[] code, Object[] constants, boolean full) {
             this.mv = mv;
             this.code = code;
             this.at = new Label[code.length];
             for (int i = 0; i < at.length; i++) at[i] = new Label();
+            this.inline = constants == null ? null : new InlineOps(mv, at, bad, exit0, dispatch, constants, full);
         }
 
         private Label label(int pc) {
@@ -101,7 +125,9 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitVarInsn(ISTORE, L_BASE);
             rt(L_F, "pc", "(" + FR + ")I");
             mv.visitVarInsn(ISTORE, L_PC);
+            if (inline != null) inline.prologue();
             mv.visitLabel(start);
+            mv.visitLabel(dispatch);
             mv.visitVarInsn(ILOAD, L_PC);
             mv.visitTableSwitchInsn(0, code.length - 1, bad, at);
             for (int pc = 0; pc < code.length; pc++) instruction(pc);
@@ -110,6 +136,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitVarInsn(ILOAD, L_PC);
             mv.visitMethodInsn(INVOKESTATIC, RT, "badPc", "(I)V", false);
             mv.visitJumpInsn(GOTO, exit0);
+            if (inline != null) inline.slowBlocks();
             mv.visitLabel(end);
             exit(exit0, 0);
             exit(exit1, 1);
@@ -123,6 +150,9 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitMethodInsn(INVOKESTATIC, RT, "fail",
                     "(Ljava/lang/Throwable;" + ST + FR + "IJ)Ljava/lang/Throwable;", false);
             mv.visitInsn(ATHROW);
+            Label last = new Label();
+            mv.visitLabel(last);
+            size = last.getOffset();
             mv.visitMaxs(0, 0);
             mv.visitEnd();
         }
@@ -158,6 +188,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             push(i);
             push(pc + 1);
             mv.visitMethodInsn(INVOKESTATIC, RT, name, OP, false);
+            if (inline != null) inline.reloadStack(); // a builtin run in place may have grown co.stack
         }
 
         /** The interpreter's safepoint: {@code if (gas >= room) { room = flush(gas); gas = 0; }} */
@@ -229,6 +260,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 mv.visitLdcInsn((long) op.gas);
                 addGas();
             }
+            if (inline != null && inline.emit(op, i, pc)) return;
             push(pc + 1);
             mv.visitVarInsn(ISTORE, L_PC);
             switch (op) {
@@ -335,7 +367,8 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
 
         /** FORLOOP/TFORLOOP: the step, then the safepoint, then the jump back when the loop goes on. */
         private void loop(String name, int i, int pc, int target) {
-            op(name, i, pc);
+            if (inline != null && name.equals("forloop")) inline.forloop(i, pc);
+            else op(name, i, pc);
             mv.visitVarInsn(ISTORE, L_R);
             safepoint();
             mv.visitVarInsn(ILOAD, L_R);

@@ -9,7 +9,8 @@ import dev.luavm.bytecode.Prototype;
  *
  * <p>The contract a generated class must meet is written on {@code dev.luavm.vm.TierSupport}:
  * it extends {@link #RUNTIME}, overrides {@code int run(LuaState, Coroutine, CallFrame)}, and
- * references no class but {@link #RUNTIME} and itself.
+ * references no class but {@link #RUNTIME}, itself and Lua's value boxes ({@code java.lang.Long},
+ * {@code Double}, {@code Boolean}, which inline fast paths test, unbox and box).
  */
 public interface FunctionCompiler {
     /** Internal name of the one class generated code may reference (its superclass too). */
