@@ -36,6 +36,11 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
     private static final int L_ST = 1, L_CO = 2, L_F = 3, L_GAS = 4, L_ROOM = 6, L_BASE = 8, L_PC = 9, L_R = 10,
             L_EXC = 11, L_EXTRA = 12;
 
+    /** How many loops of {@code p} get a typed copy (numbers unboxed; see {@link TypedRegions}). */
+    public static int typedLoops(Prototype p) {
+        return TypedRegions.find(p).size();
+    }
+
     @Override
     public byte[] compile(Prototype p, String internalName) {
         int[] code = p.code;
@@ -44,6 +49,19 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             if (op == OpCode.LOADKX || op == OpCode.EXTRAARG) return null;
             if (op == OpCode.SETLIST && ((code[pc] >>> 14) & 0x1FF) == 0) return null;
         }
+        try {
+            return generate(p, internalName, true);
+        } catch (MethodTooLargeException e) {
+            try {
+                return generate(p, internalName, false); // the typed loop copies made it too large
+            } catch (MethodTooLargeException e2) {
+                return null;
+            }
+        }
+    }
+
+    private byte[] generate(Prototype p, String internalName, boolean typed) {
+        int[] code = p.code;
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
             @Override
             protected String getCommonSuperClass(String a, String b) {
@@ -58,13 +76,10 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         init.visitInsn(RETURN);
         init.visitMaxs(0, 0);
         init.visitEnd();
-        new Body(cw.visitMethod(0, "run", RUN, null, null), code).emit();
+        MethodVisitor run = cw.visitMethod(0, "run", RUN, null, null);
+        new Body(run, code, typed ? TypedRegions.find(p) : java.util.List.of(), p).emit();
         cw.visitEnd();
-        try {
-            return cw.toByteArray();
-        } catch (MethodTooLargeException e) {
-            return null;
-        }
+        return cw.toByteArray();
     }
 
     /** The {@code run} method of one prototype. */
@@ -76,11 +91,21 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         private final Label exit0 = new Label();
         private final Label exit1 = new Label();
 
-        Body(MethodVisitor mv, int[] code) {
+        /** typed copies of loops, by head pc (TypedRegions, RegionEmitter) */
+        private final java.util.Map<Integer, RegionEmitter> regions = new java.util.TreeMap<>();
+
+        Body(MethodVisitor mv, int[] code, java.util.List<TypedRegions.Region> typed, Prototype p) {
             this.mv = mv;
             this.code = code;
             this.at = new Label[code.length];
             for (int i = 0; i < at.length; i++) at[i] = new Label();
+            for (TypedRegions.Region r : typed) regions.put(r.head, new RegionEmitter(mv, p, at, r));
+        }
+
+        /** Where a jump back to {@code pc} goes: the typed copy's entry checks when a loop starts there. */
+        private Label entry(int pc) {
+            RegionEmitter r = regions.get(pc);
+            return r != null ? r.enter : label(pc);
         }
 
         private Label label(int pc) {
@@ -106,6 +131,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitTableSwitchInsn(0, code.length - 1, bad, at);
             for (int pc = 0; pc < code.length; pc++) instruction(pc);
             mv.visitJumpInsn(GOTO, bad);
+            for (RegionEmitter r : regions.values()) r.emit();
             mv.visitLabel(bad);
             mv.visitVarInsn(ILOAD, L_PC);
             mv.visitMethodInsn(INVOKESTATIC, RT, "badPc", "(I)V", false);
@@ -265,7 +291,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                         mv.visitMethodInsn(INVOKESTATIC, RT, "close", "(" + CO + "II)V", false);
                     }
                     if (sbx < 0) safepoint();
-                    mv.visitJumpInsn(GOTO, label(pc + 1 + sbx));
+                    mv.visitJumpInsn(GOTO, sbx < 0 ? entry(pc + 1 + sbx) : label(pc + 1 + sbx));
                 }
                 case EQ, LT, LE -> {
                     op(op == OpCode.EQ ? "eq" : op == OpCode.LT ? "lt" : "le", i, pc);
@@ -299,6 +325,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 case FORPREP -> {
                     op("forprep", i, pc);
                     mv.visitJumpInsn(IFNE, label(pc + 1 + sbx + 1));
+                    if (regions.containsKey(pc + 1)) mv.visitJumpInsn(GOTO, entry(pc + 1));
                 }
                 case TFORCALL -> {
                     mv.visitVarInsn(ALOAD, L_CO);
@@ -339,7 +366,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitVarInsn(ISTORE, L_R);
             safepoint();
             mv.visitVarInsn(ILOAD, L_R);
-            mv.visitJumpInsn(IFNE, label(target));
+            mv.visitJumpInsn(IFNE, entry(target));
         }
     }
 }
