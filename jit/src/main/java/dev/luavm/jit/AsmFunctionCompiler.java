@@ -22,6 +22,12 @@ import org.objectweb.asm.Opcodes;
  * leaves through {@code TierSupport.exit}; any throwable goes through {@code TierSupport.fail}
  * (pc and gas recorded, as the interpreter's catch does) and is rethrown.
  *
+ * <p>Typed loops: innermost loops of numeric code also get a second, typed copy with numbers
+ * unboxed in JVM locals (40 and up), entered from the generic code where it jumps to the loop's
+ * head once type guards pass, and left (registers boxed back) wherever the generic code is
+ * needed ({@link TypedRegions}, {@link RegionEmitter}). A function whose typed copies would make
+ * {@code run} too large is compiled without them.
+ *
  * <p>Declined (left interpreted): LOADKX and SETLIST with an EXTRAARG word (over 2^17
  * constants or 25,550 list items), and methods over the JVM's 64 KiB.
  */
