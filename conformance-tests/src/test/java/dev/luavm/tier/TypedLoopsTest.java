@@ -222,6 +222,24 @@ class TypedLoopsTest {
     }
 
     @Test
+    void fieldReadsInTypedLoops() {
+        var o = same("fields.lua", """
+                local pts = {}
+                for i = 1, 50 do pts[i] = {x = i * 0.5, y = i} end
+                pts[40] = setmetatable({x = 1.5}, {__index = function(t, k) return 100 end})
+                pts[45] = {x = 2, y = "3"}
+                local sx, sy = 0.0, 0
+                for i = 1, #pts do
+                  local p = pts[i]
+                  sx = sx + p.x
+                  sy = sy + p.y
+                end
+                print(sx, sy)
+                """);
+        assertEquals("598.5\t1293.0\n", o.output());
+    }
+
+    @Test
     void errorsInsideTypedLoopsKeepMessageAndLine() {
         var o = same("errs.lua", """
                 local function f(t)

@@ -816,6 +816,19 @@ abstract class TierSupport {
         return false;
     }
 
+    /** GETTABLE with constant string key {@code k} when it cannot call a metamethod (as {@link #gettable}). */
+    static boolean getS(Coroutine co, CallFrame f, int dst, int t, int k) {
+        Object[] stack = co.stack;
+        if (stack[t] instanceof LuaTable tt) {
+            Object v = tt.getStr((LuaString) f.closure.proto.constants[k]);
+            if (v != null || tt.getMetatable() == null) {
+                stack[dst] = v;
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The array slot of t[key] exists and t has no metatable: a store there allocates nothing. */
     private static LuaTable arraySlot(Object t, long key) {
         if (t instanceof LuaTable tt && tt.getMetatable() == null && key - 1 >= 0 && key - 1 < tt.arrayCapacity()) {

@@ -323,6 +323,30 @@ final class RegionEmitter implements Opcodes {
             }
             case GETTABLE -> {
                 int key = c(i);
+                if (key > 0xFF && p.constants[key & 0xFF] instanceof dev.luavm.value.LuaString) {
+                    if (s[b(i)] == INT || s[b(i)] == FLT) {
+                        mv.visitJumpInsn(GOTO, leave.get());
+                        return;
+                    }
+                    // a field read: R(a) := R(b).k without __index (as the generic fast path)
+                    mv.visitVarInsn(ALOAD, L_CO);
+                    mv.visitVarInsn(ALOAD, L_F);
+                    mv.visitVarInsn(ILOAD, L_BASE);
+                    if (a != 0) {
+                        push(a);
+                        mv.visitInsn(IADD);
+                    }
+                    mv.visitVarInsn(ILOAD, L_BASE);
+                    push(b(i));
+                    mv.visitInsn(IADD);
+                    push(key & 0xFF);
+                    mv.visitMethodInsn(INVOKESTATIC, RT, "getS", "(" + CO + FR + "III)Z", false);
+                    mv.visitJumpInsn(IFEQ, leave.get());
+                    addGas(op);
+                    o[a] = ANY;
+                    go(pc + 1, o);
+                    return;
+                }
                 if (s[b(i)] == INT || s[b(i)] == FLT || type(s, key) == FLT) {
                     mv.visitJumpInsn(GOTO, leave.get());
                     return;

@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * <p>A region is an innermost loop: a numeric for loop (the pcs after its FORPREP up to its
  * FORLOOP) or a loop closed by a backward JMP (from its target to the jump). Every instruction
  * in it must be one the typed copy knows ({@link #supported}): moves, constants, arithmetic,
- * comparisons, tests, forward jumps, integer-keyed table reads and array-slot writes. None of
+ * comparisons, tests, forward jumps, table reads by integer or constant string key, array-slot
+ * writes. None of
  * them calls a function, allocates a Lua-visible object or runs a metamethod, so no collector,
  * memory walk, hook or yield can run while numbers live only in JVM locals (the typed copy
  * leaves the region first whenever the interpreter's path is needed: see
@@ -132,7 +133,7 @@ final class TypedRegions {
             switch (op) {
                 case MOVE, LOADK, LOADBOOL, LOADNIL, GETUPVAL, TEST -> { }
                 case GETTABLE -> {
-                    if (!intKey(p, c(i))) return false;
+                    if (!intKey(p, c(i)) && !(p.constants[c(i) & 0xFF] instanceof dev.luavm.value.LuaString)) return false;
                 }
                 case SETTABLE -> {
                     if (!intKey(p, b(i))) return false;
