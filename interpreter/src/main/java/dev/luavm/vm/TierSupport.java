@@ -722,17 +722,6 @@ abstract class TierSupport {
         f.closure.upvals[idx].set(v);
     }
 
-    /** MOD of two integers with {@code w > 0} (the interpreter's inline case). */
-    static long imod(long u, long w) {
-        long m = u % w;
-        return m < 0 ? m + w : m;
-    }
-
-    /** IDIV of two integers with {@code w > 0}. */
-    static long idiv(long u, long w) {
-        return Math.floorDiv(u, w);
-    }
-
     // Two register operands of unknown type: the interpreter's integer case, then its float case
     // (with a mixed pair converted), else MISS for Meta.arith. Small enough for C2 to inline;
     // kept out of the generated code so a large function's run stays small.
@@ -915,5 +904,180 @@ abstract class TierSupport {
     /** SETTABLE, SETTABUP after a miss: Meta.setIndex on the values already read. */
     static int setIndexMiss(LuaState st, CallFrame f, int pc, Object t, Object key, Object val) {
         return setIndex(st, f, pc, t, key, val);
+    }
+
+    // ---- typed regions (dev.luavm.jit.TypedRegions): numbers unboxed in JVM locals inside
+    // allocation-free, call-free loops; these read, test and write the boxed registers at the
+    // region's edges, and do the few operations whose exact Lua semantics live in Arith.
+
+    static boolean isI(Coroutine co, int idx) {
+        return co.stack[idx] instanceof Long;
+    }
+
+    static boolean isF(Coroutine co, int idx) {
+        return co.stack[idx] instanceof Double;
+    }
+
+    static boolean isN(Coroutine co, int idx) {
+        Object v = co.stack[idx];
+        return v instanceof Long || v instanceof Double;
+    }
+
+    static long geti(Coroutine co, int idx) {
+        return (Long) co.stack[idx];
+    }
+
+    static double getf(Coroutine co, int idx) {
+        return (Double) co.stack[idx];
+    }
+
+    /** A Long or Double register as a float (int operands of float arithmetic are converted). */
+    static double getn(Coroutine co, int idx) {
+        Object v = co.stack[idx];
+        return v instanceof Long l ? (double) l : (Double) v;
+    }
+
+    static void seti(Coroutine co, int idx, long v) {
+        co.stack[idx] = v;
+    }
+
+    static void setf(Coroutine co, int idx, double v) {
+        co.stack[idx] = v;
+    }
+
+    /** m % n for n != 0 (the region leaves for n == 0: the interpreter raises the error). */
+    static long imod(long m, long n) {
+        return Arith.imod(m, n);
+    }
+
+    /** m // n for n != 0. */
+    static long idiv(long m, long n) {
+        return Arith.idiv(m, n);
+    }
+
+    static long shl(long x, long y) {
+        return Arith.shiftLeft(x, y);
+    }
+
+    static long shr(long x, long y) {
+        return Arith.shiftLeft(x, -y);
+    }
+
+    static double fmod(double a, double b) {
+        return Arith.fmod(a, b);
+    }
+
+    static double fidiv(double a, double b) {
+        return Math.floor(a / b);
+    }
+
+    static double pow(double a, double b) {
+        return Arith.pow(a, b);
+    }
+
+    static boolean ltIF(long i, double f) {
+        return Arith.ltIntFloat(i, f);
+    }
+
+    static boolean leIF(long i, double f) {
+        return Arith.leIntFloat(i, f);
+    }
+
+    static boolean ltFI(double f, long i) {
+        return Arith.ltFloatInt(f, i);
+    }
+
+    static boolean leFI(double f, long i) {
+        return Arith.leFloatInt(f, i);
+    }
+
+    static boolean eqIF(long i, double f) {
+        Long l = dev.luavm.value.LuaNumbers.floatToInteger(f);
+        return l != null && l == i;
+    }
+
+    static boolean eqFI(double f, long i) {
+        return eqIF(i, f);
+    }
+
+    /** The integer FORLOOP's test (as {@link #forloop}). */
+    static boolean forI(long idx, long limit, long step) {
+        return step > 0 ? Long.compareUnsigned(limit - idx, step) >= 0
+                : step < 0 ? Long.compareUnsigned(idx - limit, -step) >= 0 : true;
+    }
+
+    /** The float FORLOOP's test (as {@link #forloop}). */
+    static boolean forF(double idx, double limit, double step) {
+        double n = idx + step;
+        return 0 < step ? n <= limit : limit <= n;
+    }
+
+    /**
+     * GETTABLE with an integer key when it cannot call a metamethod: R(dst) := t[key]; false
+     * (nothing done) when the interpreter's path is needed.
+     */
+    static boolean getI(Coroutine co, int dst, int t, long key) {
+        Object[] stack = co.stack;
+        if (stack[t] instanceof LuaTable tt) {
+            Object v = tt.getInt(key);
+            if (v != null || tt.getMetatable() == null) {
+                stack[dst] = v;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** GETTABLE with constant string key {@code k} when it cannot call a metamethod (as {@link #gettable}). */
+    static boolean getS(Coroutine co, CallFrame f, int dst, int t, int k) {
+        Object[] stack = co.stack;
+        if (stack[t] instanceof LuaTable tt) {
+            Object v = tt.getStr((LuaString) f.closure.proto.constants[k]);
+            if (v != null || tt.getMetatable() == null) {
+                stack[dst] = v;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The array slot of t[key] exists and t has no metatable: a store there allocates nothing. */
+    private static LuaTable arraySlot(Object t, long key) {
+        if (t instanceof LuaTable tt && tt.getMetatable() == null && key - 1 >= 0 && key - 1 < tt.arrayCapacity()) {
+            return tt;
+        }
+        return null;
+    }
+
+    /** SETTABLE t[key] = v into an existing array slot; false (nothing done) otherwise. */
+    static boolean setII(Coroutine co, int t, long key, long v) {
+        LuaTable tt = arraySlot(co.stack[t], key);
+        if (tt == null) return false;
+        tt.putInt(key, v);
+        return true;
+    }
+
+    static boolean setIF(Coroutine co, int t, long key, double v) {
+        LuaTable tt = arraySlot(co.stack[t], key);
+        if (tt == null) return false;
+        tt.putInt(key, v);
+        return true;
+    }
+
+    /** The value from register {@code v}. */
+    static boolean setIR(Coroutine co, int t, long key, int v) {
+        Object[] stack = co.stack;
+        LuaTable tt = arraySlot(stack[t], key);
+        if (tt == null) return false;
+        tt.putInt(key, stack[v]);
+        return true;
+    }
+
+    /** The value is constant {@code k}. */
+    static boolean setIK(Coroutine co, CallFrame f, int t, long key, int k) {
+        LuaTable tt = arraySlot(co.stack[t], key);
+        if (tt == null) return false;
+        tt.putInt(key, f.closure.proto.constants[k]);
+        return true;
     }
 }

@@ -22,6 +22,12 @@ import org.objectweb.asm.Opcodes;
  * leaves through {@code TierSupport.exit}; any throwable goes through {@code TierSupport.fail}
  * (pc and gas recorded, as the interpreter's catch does) and is rethrown.
  *
+ * <p>Typed loops: innermost loops of numeric code also get a second, typed copy with numbers
+ * unboxed in JVM locals (40 and up), entered from the generic code where it jumps to the loop's
+ * head once type guards pass, and left (registers boxed back) wherever the generic code is
+ * needed ({@link TypedRegions}, {@link RegionEmitter}). A function whose typed copies would make
+ * {@code run} too large is compiled without them.
+ *
  * <p>Declined (left interpreted): LOADKX and SETLIST with an EXTRAARG word (over 2^17
  * constants or 25,550 list items), and methods over the JVM's 64 KiB.
  */
@@ -42,6 +48,11 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
      */
     public static final int INLINE_LIMIT = 7_900;
 
+    /** How many loops of {@code p} get a typed copy (numbers unboxed; see {@link TypedRegions}). */
+    public static int typedLoops(Prototype p) {
+        return TypedRegions.find(p).size();
+    }
+
     @Override
     public byte[] compile(Prototype p, String internalName) {
         return compile(p, internalName, 2);
@@ -49,8 +60,10 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
 
     /**
      * Class bytes at an inlining level: 2 every fast path of {@link InlineOps}, 1 its compact
-     * subset (no arithmetic or compares), 0 a helper call per instruction. Public for tests
-     * and diagnostics; {@link #compile(Prototype, String)} picks the level.
+     * subset (no arithmetic or compares), 0 a helper call per instruction, each first with the
+     * typed loop copies ({@link TypedRegions}) and then without. The first form under
+     * {@link #INLINE_LIMIT} wins (level 0 without copies at any size). Public for tests and
+     * diagnostics; {@link #compile(Prototype, String)} starts at level 2.
      */
     public byte[] compile(Prototype p, String internalName, int level) {
         int[] code = p.code;
@@ -59,6 +72,24 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             if (op == OpCode.LOADKX || op == OpCode.EXTRAARG) return null;
             if (op == OpCode.SETLIST && ((code[pc] >>> 14) & 0x1FF) == 0) return null;
         }
+        // typed loop copies are worth more than inline paths where they apply, but only in a
+        // method HotSpot compiles; without them the levels are tried again, the last at any size
+        if (!TypedRegions.find(p).isEmpty()) {
+            for (int l = level; l >= 0; l--) {
+                byte[] b = generate(p, internalName, l, true, false);
+                if (b != null) return b;
+            }
+        }
+        for (int l = level; l >= 0; l--) {
+            byte[] b = generate(p, internalName, l, false, l == 0);
+            if (b != null) return b;
+        }
+        return null;
+    }
+
+    /** The class, or null when its run method is over the JVM's 64 KiB or, unless {@code anySize}, {@link #INLINE_LIMIT}. */
+    private byte[] generate(Prototype p, String internalName, int level, boolean typed, boolean anySize) {
+        int[] code = p.code;
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
             @Override
             protected String getCommonSuperClass(String a, String b) {
@@ -73,14 +104,15 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         init.visitInsn(RETURN);
         init.visitMaxs(0, 0);
         init.visitEnd();
-        Body body = new Body(cw.visitMethod(0, "run", RUN, null, null), code, level > 0 ? p.constants : null, level > 1);
+        Body body = new Body(cw.visitMethod(0, "run", RUN, null, null), code, level > 0 ? p.constants : null,
+                level > 1, typed ? TypedRegions.find(p) : java.util.List.of(), p);
         body.emit();
         cw.visitEnd();
-        if (level > 0 && body.size > INLINE_LIMIT) return compile(p, internalName, level - 1);
+        if (!anySize && body.size > INLINE_LIMIT) return null;
         try {
             return cw.toByteArray();
         } catch (MethodTooLargeException e) {
-            return level > 0 ? compile(p, internalName, level - 1) : null;
+            return null;
         }
     }
 
@@ -99,12 +131,23 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         /** bytes of code of run, once emitted */
         int size;
 
-        Body(MethodVisitor mv, int[] code, Object[] constants, boolean full) {
+        /** typed copies of loops, by head pc (TypedRegions, RegionEmitter) */
+        private final java.util.Map<Integer, RegionEmitter> regions = new java.util.TreeMap<>();
+
+        Body(MethodVisitor mv, int[] code, Object[] constants, boolean full, java.util.List<TypedRegions.Region> typed,
+                Prototype p) {
             this.mv = mv;
             this.code = code;
             this.at = new Label[code.length];
             for (int i = 0; i < at.length; i++) at[i] = new Label();
             this.inline = constants == null ? null : new InlineOps(mv, at, bad, exit0, dispatch, constants, full);
+            for (TypedRegions.Region r : typed) regions.put(r.head, new RegionEmitter(mv, p, at, r));
+        }
+
+        /** Where a jump back to {@code pc} goes: the typed copy's entry checks when a loop starts there. */
+        private Label entry(int pc) {
+            RegionEmitter r = regions.get(pc);
+            return r != null ? r.enter : label(pc);
         }
 
         private Label label(int pc) {
@@ -132,6 +175,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitTableSwitchInsn(0, code.length - 1, bad, at);
             for (int pc = 0; pc < code.length; pc++) instruction(pc);
             mv.visitJumpInsn(GOTO, bad);
+            for (RegionEmitter r : regions.values()) r.emit();
             mv.visitLabel(bad);
             mv.visitVarInsn(ILOAD, L_PC);
             mv.visitMethodInsn(INVOKESTATIC, RT, "badPc", "(I)V", false);
@@ -297,7 +341,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                         mv.visitMethodInsn(INVOKESTATIC, RT, "close", "(" + CO + "II)V", false);
                     }
                     if (sbx < 0) safepoint();
-                    mv.visitJumpInsn(GOTO, label(pc + 1 + sbx));
+                    mv.visitJumpInsn(GOTO, sbx < 0 ? entry(pc + 1 + sbx) : label(pc + 1 + sbx));
                 }
                 case EQ, LT, LE -> {
                     op(op == OpCode.EQ ? "eq" : op == OpCode.LT ? "lt" : "le", i, pc);
@@ -331,6 +375,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 case FORPREP -> {
                     op("forprep", i, pc);
                     mv.visitJumpInsn(IFNE, label(pc + 1 + sbx + 1));
+                    if (regions.containsKey(pc + 1)) mv.visitJumpInsn(GOTO, entry(pc + 1));
                 }
                 case TFORCALL -> {
                     mv.visitVarInsn(ALOAD, L_CO);
@@ -372,7 +417,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitVarInsn(ISTORE, L_R);
             safepoint();
             mv.visitVarInsn(ILOAD, L_R);
-            mv.visitJumpInsn(IFNE, label(target));
+            mv.visitJumpInsn(IFNE, entry(target));
         }
     }
 }

@@ -1,0 +1,304 @@
+package dev.luavm.tier;
+
+import dev.luavm.Capabilities;
+import dev.luavm.Limits;
+import dev.luavm.LuaLimitException;
+import dev.luavm.LuaVM;
+import dev.luavm.Sandbox;
+import dev.luavm.bytecode.Prototype;
+import dev.luavm.jit.AsmFunctionCompiler;
+import dev.luavm.vm.tier.FunctionCompiler;
+import dev.luavm.vm.tier.Tier;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Loops the compiled tier runs with numbers unboxed (typed regions): whatever happens inside
+ * them (a value changing type, overflow, int/float comparisons at the edges of exactness, NaN,
+ * -0.0, division by zero, errors, gas running out, cancellation) the output, the error and the
+ * gas used are exactly the interpreter's. Each script is checked to contain a typed loop, so
+ * the tests exercise the typed copy and not only the generic code.
+ */
+class TypedLoopsTest {
+    /** typed loops in the functions compiled so far */
+    static final AtomicInteger TYPED = new AtomicInteger();
+    static final LuaVM COMPILED = LuaVM.builder().tier(Tier.COMPILE_ALL).functionCompiler(new FunctionCompiler() {
+        final AsmFunctionCompiler inner = new AsmFunctionCompiler();
+
+        @Override
+        public byte[] compile(Prototype p, String internalName) {
+            TYPED.addAndGet(AsmFunctionCompiler.typedLoops(p));
+            return inner.compile(p, internalName);
+        }
+    }).build();
+
+    /** Runs in both tiers with fresh VMs' worth of state; returns the compiled outcome. */
+    private static CompiledTierTest.Outcome same(String name, String src, Limits limits) {
+        int before = TYPED.get();
+        CompiledTierTest.Outcome c = CompiledTierTest.run(COMPILED, name, src.getBytes(), limits);
+        assertTrue(TYPED.get() > before, name + ": no typed loop compiled");
+        CompiledTierTest.Outcome i = CompiledTierTest.run(CompiledTierTest.INTERP, name, src.getBytes(), limits);
+        assertEquals(i.output(), c.output(), name + ": output");
+        assertEquals(i.error(), c.error(), name + ": error");
+        assertEquals(i.gas(), c.gas(), name + ": gas");
+        return c;
+    }
+
+    private static CompiledTierTest.Outcome same(String name, String src) {
+        return same(name, src, Limits.defaults());
+    }
+
+    @Test
+    void aFloatLoopGivesLuasResults() {
+        var o = same("mandel.lua", """
+                local inside = 0
+                for y = 0, 19 do
+                  local ci = 2.0 * y / 20 - 1.0
+                  for x = 0, 19 do
+                    local cr = 2.0 * x / 20 - 1.5
+                    local zr, zi, zr2, zi2 = 0.0, 0.0, 0.0, 0.0
+                    local n = 1
+                    for _ = 1, 50 do
+                      zi = 2.0 * zr * zi + ci
+                      zr = zr2 - zi2 + cr
+                      zr2 = zr * zr
+                      zi2 = zi * zi
+                      if zr2 + zi2 > 4.0 then n = 0; break end
+                    end
+                    inside = inside + n
+                  end
+                end
+                print(inside)
+                """);
+        assertEquals("157\n", o.output());
+    }
+
+    @Test
+    void aValueChangingTypeMidLoopLeavesTheTypedCopy() {
+        var o = same("types.lua", """
+                local mt = {__add = function(a, b) return 1000 end}
+                local vals = {1, 2, 3.5, "4", 5, setmetatable({}, mt), 7, 8}
+                local s = 0
+                for i = 1, #vals do s = s + vals[i] end
+                print(s, math.type(s))
+                local x = 1
+                for i = 1, 10 do
+                  x = x * 3
+                  if i == 5 then x = x / 2 end
+                end
+                print(x, math.type(x))
+                local k, acc = 1, 0
+                while k <= #vals do
+                  local v = vals[k]
+                  if k ~= 6 then acc = acc + v end
+                  k = k + 1
+                end
+                print(acc)
+                """);
+        assertEquals("1015\tinteger\n29524.5\tfloat\n30.5\n", o.output());
+    }
+
+    @Test
+    void integerOverflowWrapsAround() {
+        var o = same("wrap.lua", """
+                local x = math.maxinteger - 3
+                for i = 1, 6 do x = x + 1 end
+                local h = 7
+                for i = 1, 200 do h = h * 31 + i end
+                local m = math.mininteger
+                local q, r, neg = 0, 0, 0
+                for i = 1, 3 do q = m // -1; r = m % -1; neg = -m end
+                local sh = 0
+                for i = 60, 70 do sh = sh + (1 << i) + (-1 >> i) + (5 << -1) + (~i) end
+                local mx = math.maxinteger
+                for j = 0, 2 do h = h ~ (mx - j) end
+                print(x, h, q, r, neg, sh)
+                """);
+        assertEquals("-9223372036854775806\t-6931267976217597417\t-9223372036854775808\t0\t-9223372036854775808\t-1152921504606847654\n", o.output());
+    }
+
+    @Test
+    void integerFloatComparisonsAtTheEdgesOfExactness() {
+        var o = same("cmp.lua", """
+                local f53, f63, nf63 = 2.0^53, 2.0^63, -2.0^63
+                local lt, le, eq, gt = 0, 0, 0, 0
+                for i = 9007199254740990, 9007199254740996 do
+                  if i < f53 then lt = lt + 1 end
+                  if i <= f53 then le = le + 1 end
+                  if i == f53 then eq = eq + 1 end
+                  if f53 < i then gt = gt + 1 end
+                  local g = i + 0.0
+                  if g == i then eq = eq + 10 end
+                  if g < i then lt = lt + 10 end
+                end
+                local mx = math.maxinteger
+                for j = 0, 3 do
+                  local i = mx - j
+                  if i < f63 then lt = lt + 100 end
+                  if f63 <= i then le = le + 100 end
+                  if -i - 1 == nf63 then eq = eq + 100 end
+                  if nf63 < -i then gt = gt + 100 end
+                end
+                print(lt, le, eq, gt)
+                """);
+        assertEquals("412\t3\t151\t404\n", o.output());
+    }
+
+    @Test
+    void nanAndNegativeZero() {
+        var o = same("nan.lua", """
+                local z, n1, n2, n3 = 0.0, 0, 0, 0
+                local x = 0.0
+                for i = 1, 3 do
+                  local q = z / z
+                  if q ~= q then n1 = n1 + 1 end
+                  if q < 1 or q >= 1 then n2 = n2 + 1 end
+                  if q == q then n3 = n3 + 1 end
+                  x = -x
+                end
+                local m = 0.0
+                for i = 1, 2 do m = m * -1 end
+                local y = -0.0
+                for i = 1, 3 do y = y * 1 end
+                print(n1, n2, n3, x, m, y, 1 / y, 0.0 == y)
+                """);
+        assertEquals("3\t0\t0\t-0.0\t0.0\t-0.0\t-inf\ttrue\n", o.output());
+    }
+
+    @Test
+    void divisionByZeroInsideATypedLoop() {
+        var o = same("div0.lua", """
+                local function idiv(n) local s = 0 for i = n, -1, -1 do s = s + 10 // i end return s end
+                local function imod(n) local s = 0 for i = n, -1, -1 do s = s + 10 % i end return s end
+                local f, g, h = 0.0, 0.0, 0.0
+                for i = 1, 3 do f = f + 1 / 0; g = 7 // 0.0; h = 5.5 % 0.0 end
+                print(pcall(idiv, 3))
+                print(pcall(imod, 3))
+                print(f, g, h ~= h, 7 % -3, -7 % 3, 7.5 % -2, -7 // 2)
+                local s = 0
+                for i = 5, 0, -1 do s = s + 100 // i end
+                """);
+        assertTrue(o.output().contains("div0.lua:1: attempt to divide by zero"), o.output());
+        assertTrue(o.output().contains("div0.lua:2: attempt to perform 'n%0'"), o.output());
+        assertEquals("LuaScriptException: div0.lua:9: attempt to divide by zero", o.error());
+    }
+
+    @Test
+    void forLoopsWithFloatStepsAndLimits() {
+        var o = same("fsteps.lua", """
+                local s, c = 0, 0
+                for x = 0, 1, 0.1 do s = s + x; c = c + 1 end
+                for x = 1.0, 3 do s = s + x end
+                for i = 1, 3.9 do s = s + i * 2 end
+                for i = 10, 1.5, -2 do s = s - i end
+                for i = 1, 0 do s = s + 1000 end
+                print(s, c)
+                """);
+        assertEquals("-6.5\t11\n", o.output());
+    }
+
+    @Test
+    void tableReadsAndWritesInTypedLoops() {
+        var o = same("tables.lua", """
+                local t, u = {}, {}
+                for i = 1, 100 do t[i] = i; u[i] = i * 0.5 end
+                for i = 1, 100 do t[i] = t[i] * 2 + u[i] end
+                for i = 101, 120 do t[i] = i end
+                local logged = {}
+                local p = setmetatable({1, 2, 3}, {__newindex = function(tt, k, v) logged[#logged + 1] = k; rawset(tt, k, v) end,
+                  __index = function(tt, k) return -k end})
+                local s = 0
+                for i = 1, 6 do p[i] = i; s = s + p[i + 10] end
+                local sum = 0
+                for i = 1, #t do sum = sum + t[i] end
+                print(sum, s, #logged, #t)
+                """);
+        assertEquals("14835.0\t-81\t3\t120\n", o.output());
+    }
+
+    @Test
+    void fieldReadsInTypedLoops() {
+        var o = same("fields.lua", """
+                local pts = {}
+                for i = 1, 50 do pts[i] = {x = i * 0.5, y = i} end
+                pts[40] = setmetatable({x = 1.5}, {__index = function(t, k) return 100 end})
+                pts[45] = {x = 2, y = "3"}
+                local sx, sy = 0.0, 0
+                for i = 1, #pts do
+                  local p = pts[i]
+                  sx = sx + p.x
+                  sy = sy + p.y
+                end
+                print(sx, sy)
+                """);
+        assertEquals("598.5\t1293.0\n", o.output());
+    }
+
+    @Test
+    void errorsInsideTypedLoopsKeepMessageAndLine() {
+        var o = same("errs.lua", """
+                local function f(t)
+                  local s = 0
+                  for i = 1, 5 do
+                    s = s + t[i]
+                  end
+                  return s
+                end
+                print(pcall(f, {1, 2, 3}))
+                local vals, x = {1, 2, {}, 4}, 1
+                for i = 1, 4 do
+                  x = x * 2 + vals[i]
+                end
+                """);
+        assertTrue(o.output().contains("errs.lua:4: attempt to perform arithmetic on a nil value (field '?')"), o.output());
+        assertTrue(o.error() != null && o.error().contains("errs.lua:11: attempt to perform arithmetic on a table value (field '?')"), o.error());
+    }
+
+    @Test
+    void gasRunsOutInsideATypedLoopAtTheInterpretersPoint() {
+        for (long gas : new long[] {1_000, 12_345, 1_000_000, 2_500_001}) {
+            var o = same("gas.lua", """
+                    local s, k = 0.0, 0
+                    for i = 1, 1e9 do s = s + i * 0.5 end
+                    while true do k = k + 3 end
+                    """, Limits.defaults().withGas(gas));
+            assertTrue(o.error() != null && o.error().contains("gas"), o.error());
+            var w = same("gasw.lua", """
+                    local k, j = 0, 1
+                    for i = 1, 3000 do k = k + i end
+                    while true do k = k + 3; if k % 7 == 0 then j = j * 2 end end
+                    """, Limits.defaults().withGas(gas));
+            assertTrue(w.error() != null && w.error().contains("gas"), w.error());
+        }
+    }
+
+    @Test
+    void cancelStopsATypedLoop() throws Exception {
+        try (Sandbox sb = COMPILED.sandbox().capabilities(Capabilities.standard()).limits(Limits.unlimited()).build()) {
+            Thread killer = new Thread(() -> {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException ignored) {
+                    return;
+                }
+                sb.cancel();
+            });
+            killer.start();
+            long t0 = System.nanoTime();
+            try {
+                sb.eval("spin", "local s = 0.0 for i = 1, math.maxinteger do s = s + i * 0.5 end");
+                fail("not cancelled");
+            } catch (LuaLimitException e) {
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                System.out.println("typed loop cancelled after " + ms + " ms (cancel at 200)");
+                assertTrue(ms < 1200, "took " + ms + " ms");
+            }
+            killer.join();
+        }
+    }
+}

@@ -1,0 +1,606 @@
+package dev.luavm.jit;
+
+import dev.luavm.bytecode.OpCode;
+import dev.luavm.bytecode.Prototype;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static dev.luavm.jit.TypedRegions.ANY;
+import static dev.luavm.jit.TypedRegions.BAD;
+import static dev.luavm.jit.TypedRegions.FLT;
+import static dev.luavm.jit.TypedRegions.INT;
+import static dev.luavm.jit.TypedRegions.a;
+import static dev.luavm.jit.TypedRegions.b;
+import static dev.luavm.jit.TypedRegions.c;
+import static dev.luavm.jit.TypedRegions.sbx;
+
+/**
+ * Emits the typed copy of one {@link TypedRegions.Region} into {@code run}.
+ *
+ * <p>Shape: an entry block ({@link #enter}), reached from the generic code where it would jump
+ * to the loop's head (FORPREP falling into the body, FORLOOP and backward JMP going back),
+ * tests the type of every register the region keeps unboxed ({@code isI}/{@code isF}) and
+ * either loads them into JVM locals (long at {@code 40 + 4r}, double at {@code 42 + 4r}) and
+ * runs the typed copy, or goes on with the generic code at the head. The typed copy mirrors
+ * the generic code instruction for instruction: the same {@code OpCode.gas} added, the same
+ * safepoints (FORLOOP and backward jumps, {@code gas >= room}) and the same results, with Lua
+ * 5.3's integer and float rules (wrap-around, exact int/float comparisons, floor division and
+ * modulo from {@code Arith}).
+ *
+ * <p>Leaving: wherever the interpreter's own path is needed (a boxed operand of another type
+ * than assumed, integer division by zero, a table read that might call {@code __index}, a
+ * store outside an existing array slot, a mixed for loop) and at every exit of the loop, the
+ * typed copy <em>spills</em> (boxes every unboxed register into {@code co.stack}) and jumps to
+ * the generic label of that pc, before adding that instruction's gas: the generic code then does
+ * the whole instruction, errors and metamethods included. A safepoint spills before it charges
+ * (the charge may end the run). Since a region never calls, allocates a Lua-visible object or
+ * yields, nothing else can look at the registers while some of them live only in JVM locals:
+ * the memory walk and the collector never run inside a region.
+ */
+final class RegionEmitter implements Opcodes {
+    private static final String RT = dev.luavm.vm.tier.FunctionCompiler.RUNTIME;
+    private static final String ST = "Ldev/luavm/vm/LuaState;";
+    private static final String CO = "Ldev/luavm/vm/Coroutine;";
+    private static final String FR = "Ldev/luavm/vm/CallFrame;";
+    private static final String OP = "(" + ST + CO + FR + "III)I";
+    private static final int L_ST = 1, L_CO = 2, L_F = 3, L_GAS = 4, L_ROOM = 6, L_BASE = 8, L_PC = 9, L_R = 10;
+    /** first local of this emitter (0-39 belong to the generic code) */
+    static final int L_FIRST = 40;
+
+    private final MethodVisitor mv;
+    private final Prototype p;
+    private final int[] code;
+    private final Label[] at;
+    private final TypedRegions.Region r;
+    private final Label[] typed;
+    private final Map<String, Label> stubs = new HashMap<>();
+    private final List<Runnable> stubCode = new ArrayList<>();
+    final Label enter = new Label();
+
+    RegionEmitter(MethodVisitor mv, Prototype p, Label[] at, TypedRegions.Region r) {
+        this.mv = mv;
+        this.p = p;
+        this.code = p.code;
+        this.at = at;
+        this.r = r;
+        this.typed = new Label[r.end - r.head + 1];
+        for (int k = 0; k < typed.length; k++) typed[k] = new Label();
+    }
+
+    static int slotI(int reg) {
+        return L_FIRST + 4 * reg;
+    }
+
+    static int slotF(int reg) {
+        return L_FIRST + 4 * reg + 2;
+    }
+
+    private byte[] in(int pc) {
+        return r.in[pc - r.head];
+    }
+
+    void emit() {
+        byte[] h = r.entry;
+        mv.visitLabel(enter);
+        for (int x = 0; x < h.length; x++) {
+            if (h[x] != INT && h[x] != FLT) continue;
+            reg(x);
+            mv.visitMethodInsn(INVOKESTATIC, RT, h[x] == INT ? "isI" : "isF", "(" + CO + "I)Z", false);
+            mv.visitJumpInsn(IFEQ, at[r.head]);
+        }
+        for (int x = 0; x < h.length; x++) {
+            if (h[x] == INT) {
+                reg(x);
+                mv.visitMethodInsn(INVOKESTATIC, RT, "geti", "(" + CO + "I)J", false);
+                mv.visitVarInsn(LSTORE, slotI(x));
+            } else if (h[x] == FLT) {
+                reg(x);
+                mv.visitMethodInsn(INVOKESTATIC, RT, "getf", "(" + CO + "I)D", false);
+                mv.visitVarInsn(DSTORE, slotF(x));
+            }
+        }
+        mv.visitJumpInsn(GOTO, typed[0]);
+        for (int pc = r.head; pc <= r.end; pc++) {
+            mv.visitLabel(typed[pc - r.head]);
+            if (in(pc) == null) continue; // unreachable from the head: never jumped to
+            instruction(pc, in(pc));
+            // every instruction ends in a jump; nothing falls through
+        }
+        for (int k = 0; k < stubCode.size(); k++) stubCode.get(k).run();
+    }
+
+    // ---- small emitters
+
+    private void push(int v) {
+        if (v >= -1 && v <= 5) mv.visitInsn(ICONST_0 + v);
+        else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) mv.visitIntInsn(BIPUSH, v);
+        else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) mv.visitIntInsn(SIPUSH, v);
+        else mv.visitLdcInsn(v);
+    }
+
+    /** co, base + reg on the operand stack */
+    private void reg(int x) {
+        mv.visitVarInsn(ALOAD, L_CO);
+        mv.visitVarInsn(ILOAD, L_BASE);
+        if (x != 0) {
+            push(x);
+            mv.visitInsn(IADD);
+        }
+    }
+
+    private void addGas(OpCode op) {
+        if (op.gas == 0) return;
+        mv.visitVarInsn(LLOAD, L_GAS);
+        mv.visitLdcInsn((long) op.gas);
+        mv.visitInsn(LADD);
+        mv.visitVarInsn(LSTORE, L_GAS);
+    }
+
+    /** The generic helper of an instruction that only reads and writes registers (its int result dropped). */
+    private void plain(String name, int i, int pc) {
+        mv.visitVarInsn(ALOAD, L_ST);
+        mv.visitVarInsn(ALOAD, L_CO);
+        mv.visitVarInsn(ALOAD, L_F);
+        mv.visitVarInsn(ILOAD, L_BASE);
+        push(i);
+        push(pc + 1);
+        mv.visitMethodInsn(INVOKESTATIC, RT, name, OP, false);
+    }
+
+    private void box(int x, byte t) {
+        reg(x);
+        if (t == INT) {
+            mv.visitVarInsn(LLOAD, slotI(x));
+            mv.visitMethodInsn(INVOKESTATIC, RT, "seti", "(" + CO + "IJ)V", false);
+        } else {
+            mv.visitVarInsn(DLOAD, slotF(x));
+            mv.visitMethodInsn(INVOKESTATIC, RT, "setf", "(" + CO + "ID)V", false);
+        }
+    }
+
+    private void spill(byte[] s) {
+        for (int x = 0; x < s.length; x++) if (s[x] == INT || s[x] == FLT) box(x, s[x]);
+    }
+
+    /** Box what the successor keeps boxed. */
+    private void transition(byte[] from, byte[] to) {
+        for (int x = 0; x < from.length; x++) {
+            if ((from[x] == INT || from[x] == FLT) && to[x] != from[x]) box(x, from[x]);
+        }
+    }
+
+    /** A label that spills {@code s} and continues with the generic code at {@code pc}. */
+    private Label exit(int pc, byte[] s) {
+        String key = pc + Arrays.toString(s);
+        Label l = stubs.get(key);
+        if (l != null) return l;
+        Label nl = new Label();
+        stubs.put(key, nl);
+        byte[] copy = s.clone();
+        stubCode.add(() -> {
+            mv.visitLabel(nl);
+            spill(copy);
+            mv.visitJumpInsn(GOTO, pc >= 0 && pc < at.length ? at[pc] : at[r.head]);
+        });
+        return nl;
+    }
+
+    /** Continue at {@code target} with state {@code s} (a forward pc inside, the head, or out). */
+    private void go(int target, byte[] s) {
+        if (target == r.head) {
+            transition(s, r.entry);
+            mv.visitJumpInsn(GOTO, typed[0]);
+        } else if (r.contains(target) && in(target) != null) {
+            transition(s, in(target));
+            mv.visitJumpInsn(GOTO, typed[target - r.head]);
+        } else {
+            mv.visitJumpInsn(GOTO, exit(target, s));
+        }
+    }
+
+    /** The interpreter's safepoint, spilling first on its slow path. */
+    private void safepoint(byte[] s, int pc) {
+        Label skip = new Label();
+        mv.visitVarInsn(LLOAD, L_GAS);
+        mv.visitVarInsn(LLOAD, L_ROOM);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFLT, skip);
+        spill(s);
+        push(pc + 1);
+        mv.visitVarInsn(ISTORE, L_PC);
+        mv.visitVarInsn(ALOAD, L_ST);
+        mv.visitVarInsn(LLOAD, L_GAS);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "flush", "(" + ST + "J)J", false);
+        mv.visitVarInsn(LSTORE, L_ROOM);
+        mv.visitInsn(LCONST_0);
+        mv.visitVarInsn(LSTORE, L_GAS);
+        mv.visitLabel(skip);
+    }
+
+    // ---- operands
+
+    private byte type(byte[] s, int rk) {
+        return TypedRegions.rkType(p, s, rk);
+    }
+
+    /**
+     * Guards a boxed register operand read as {@code as}: INT needs a Long, FLT a Double;
+     * NUM (any number, converted to float) either.
+     */
+    private void guard(byte[] s, int rk, byte as, boolean anyNumber, java.util.function.Supplier<Label> fail) {
+        if (rk > 0xFF || s[rk] == INT || s[rk] == FLT) return;
+        reg(rk);
+        String name = as == INT ? "isI" : anyNumber ? "isN" : "isF";
+        mv.visitMethodInsn(INVOKESTATIC, RT, name, "(" + CO + "I)Z", false);
+        mv.visitJumpInsn(IFEQ, fail.get());
+    }
+
+    /** Pushes operand rk as a long (as == INT) or double. */
+    private void load(byte[] s, int rk, byte as) {
+        if (rk > 0xFF) {
+            Object k = p.constants[rk & 0xFF];
+            if (as == INT) mv.visitLdcInsn((Long) k);
+            else mv.visitLdcInsn(k instanceof Long l ? (double) l : (Double) k);
+            return;
+        }
+        byte t = s[rk];
+        if (t == INT) {
+            mv.visitVarInsn(LLOAD, slotI(rk));
+            if (as == FLT) mv.visitInsn(L2D);
+        } else if (t == FLT) {
+            mv.visitVarInsn(DLOAD, slotF(rk));
+        } else {
+            reg(rk);
+            if (as == INT) mv.visitMethodInsn(INVOKESTATIC, RT, "geti", "(" + CO + "I)J", false);
+            else mv.visitMethodInsn(INVOKESTATIC, RT, "getn", "(" + CO + "I)D", false);
+        }
+    }
+
+    private void store(int x, byte t) {
+        mv.visitVarInsn(t == INT ? LSTORE : DSTORE, t == INT ? slotI(x) : slotF(x));
+    }
+
+    // ---- instructions
+
+    private void instruction(int pc, byte[] s) {
+        int i = code[pc];
+        OpCode op = TypedRegions.op(i);
+        int a = a(i);
+        java.util.function.Supplier<Label> leave = () -> exit(pc, s);
+        byte[] o = s.clone();
+        switch (op) {
+            case MOVE -> {
+                int src = b(i);
+                byte t = s[src];
+                addGas(op);
+                if (t == INT || t == FLT) {
+                    load(s, src, t);
+                    store(a, t);
+                    o[a] = t;
+                } else {
+                    if (s[a] == INT || s[a] == FLT) o[a] = ANY;
+                    plain("move", i, pc);
+                    mv.visitInsn(POP);
+                    o[a] = ANY;
+                }
+                go(pc + 1, o);
+            }
+            case LOADK -> {
+                Object k = p.constants[i >>> 14];
+                addGas(op);
+                if (k instanceof Long || k instanceof Double) {
+                    byte t = k instanceof Long ? INT : FLT;
+                    mv.visitLdcInsn(k);
+                    store(a, t);
+                    o[a] = t;
+                } else {
+                    plain("loadk", i, pc);
+                    mv.visitInsn(POP);
+                    o[a] = ANY;
+                }
+                go(pc + 1, o);
+            }
+            case LOADBOOL, GETUPVAL -> {
+                addGas(op);
+                plain(op == OpCode.LOADBOOL ? "loadbool" : "getupval", i, pc);
+                mv.visitInsn(POP);
+                o[a] = ANY;
+                go(op == OpCode.LOADBOOL && c(i) != 0 ? pc + 2 : pc + 1, o);
+            }
+            case LOADNIL -> {
+                addGas(op);
+                plain("loadnil", i, pc);
+                mv.visitInsn(POP);
+                for (int x = a; x <= a + b(i); x++) o[x] = ANY;
+                go(pc + 1, o);
+            }
+            case GETTABLE -> {
+                int key = c(i);
+                if (key > 0xFF && p.constants[key & 0xFF] instanceof dev.luavm.value.LuaString) {
+                    if (s[b(i)] == INT || s[b(i)] == FLT) {
+                        mv.visitJumpInsn(GOTO, leave.get());
+                        return;
+                    }
+                    // a field read: R(a) := R(b).k without __index (as the generic fast path)
+                    mv.visitVarInsn(ALOAD, L_CO);
+                    mv.visitVarInsn(ALOAD, L_F);
+                    mv.visitVarInsn(ILOAD, L_BASE);
+                    if (a != 0) {
+                        push(a);
+                        mv.visitInsn(IADD);
+                    }
+                    mv.visitVarInsn(ILOAD, L_BASE);
+                    push(b(i));
+                    mv.visitInsn(IADD);
+                    push(key & 0xFF);
+                    mv.visitMethodInsn(INVOKESTATIC, RT, "getS", "(" + CO + FR + "III)Z", false);
+                    mv.visitJumpInsn(IFEQ, leave.get());
+                    addGas(op);
+                    o[a] = ANY;
+                    go(pc + 1, o);
+                    return;
+                }
+                if (s[b(i)] == INT || s[b(i)] == FLT || type(s, key) == FLT) {
+                    mv.visitJumpInsn(GOTO, leave.get());
+                    return;
+                }
+                guard(s, key, INT, false, leave);
+                reg(a);
+                mv.visitVarInsn(ILOAD, L_BASE);
+                push(b(i));
+                mv.visitInsn(IADD);
+                load(s, key, INT);
+                mv.visitMethodInsn(INVOKESTATIC, RT, "getI", "(" + CO + "IIJ)Z", false);
+                mv.visitJumpInsn(IFEQ, leave.get());
+                addGas(op);
+                o[a] = ANY;
+                go(pc + 1, o);
+            }
+            case SETTABLE -> {
+                int key = b(i);
+                int val = c(i);
+                if (s[a] == INT || s[a] == FLT || type(s, key) == FLT) {
+                    mv.visitJumpInsn(GOTO, leave.get());
+                    return;
+                }
+                guard(s, key, INT, false, leave);
+                reg(a);
+                load(s, key, INT);
+                if (val > 0xFF) {
+                    Object k = p.constants[val & 0xFF];
+                    if (k instanceof Long || k instanceof Double) {
+                        mv.visitLdcInsn(k);
+                        mv.visitMethodInsn(INVOKESTATIC, RT, k instanceof Long ? "setII" : "setIF",
+                                "(" + CO + "IJ" + (k instanceof Long ? "J" : "D") + ")Z", false);
+                    } else {
+                        // (co, t, key, k): the frame goes before t
+                        mv.visitInsn(POP2); // key
+                        mv.visitInsn(POP);  // t
+                        mv.visitInsn(POP);  // co
+                        mv.visitVarInsn(ALOAD, L_CO);
+                        mv.visitVarInsn(ALOAD, L_F);
+                        mv.visitVarInsn(ILOAD, L_BASE);
+                        if (a != 0) {
+                            push(a);
+                            mv.visitInsn(IADD);
+                        }
+                        load(s, key, INT);
+                        push(val & 0xFF);
+                        mv.visitMethodInsn(INVOKESTATIC, RT, "setIK", "(" + CO + FR + "IJI)Z", false);
+                    }
+                } else if (s[val] == INT || s[val] == FLT) {
+                    load(s, val, s[val]);
+                    mv.visitMethodInsn(INVOKESTATIC, RT, s[val] == INT ? "setII" : "setIF",
+                            "(" + CO + "IJ" + (s[val] == INT ? "J" : "D") + ")Z", false);
+                } else {
+                    mv.visitVarInsn(ILOAD, L_BASE);
+                    push(val);
+                    mv.visitInsn(IADD);
+                    mv.visitMethodInsn(INVOKESTATIC, RT, "setIR", "(" + CO + "IJI)Z", false);
+                }
+                mv.visitJumpInsn(IFEQ, leave.get());
+                addGas(op);
+                go(pc + 1, o);
+            }
+            case ADD, SUB, MUL, MOD, POW, DIV, IDIV, BAND, BOR, BXOR, SHL, SHR -> arith(pc, i, op, s, o, leave);
+            case UNM, BNOT -> {
+                int src = b(i);
+                byte d = op == OpCode.BNOT ? TypedRegions.domain(op, s[src], INT) : s[src] == FLT ? FLT : INT;
+                if (d == BAD) {
+                    mv.visitJumpInsn(GOTO, leave.get());
+                    return;
+                }
+                guard(s, src, d, false, leave);
+                addGas(op);
+                load(s, src, d);
+                if (op == OpCode.BNOT) {
+                    mv.visitLdcInsn(-1L);
+                    mv.visitInsn(LXOR);
+                } else {
+                    mv.visitInsn(d == INT ? LNEG : DNEG);
+                }
+                store(a, d);
+                o[a] = d;
+                go(pc + 1, o);
+            }
+            case EQ, LT, LE -> compare(pc, i, op, s, leave);
+            case TEST -> {
+                addGas(op);
+                if (s[a] == INT || s[a] == FLT) {
+                    // a number is true: skips the next instruction when C is 0
+                    go(c(i) == 0 ? pc + 2 : pc + 1, o);
+                } else {
+                    plain("test", i, pc);
+                    Label skip = new Label();
+                    mv.visitJumpInsn(IFNE, skip);
+                    go(pc + 1, o);
+                    mv.visitLabel(skip);
+                    go(pc + 2, o);
+                }
+            }
+            case JMP -> {
+                addGas(op);
+                int t = pc + 1 + sbx(i);
+                if (sbx(i) < 0) safepoint(o, pc);
+                go(t, o);
+            }
+            case FORLOOP -> forloop(pc, i, s, o, leave);
+            default -> throw new IllegalStateException("unsupported in a region: " + op);
+        }
+    }
+
+    private void arith(int pc, int i, OpCode op, byte[] s, byte[] o, java.util.function.Supplier<Label> leave) {
+        int a = a(i);
+        int rb = b(i);
+        int rc = c(i);
+        byte d = TypedRegions.domain(op, type(s, rb), type(s, rc));
+        if (d == BAD) {
+            mv.visitJumpInsn(GOTO, leave.get());
+            return;
+        }
+        guard(s, rb, d, true, leave);
+        guard(s, rc, d, true, leave);
+        boolean intDiv = d == INT && (op == OpCode.MOD || op == OpCode.IDIV);
+        if (intDiv) {
+            // n//0 and n%0: the interpreter raises the error
+            if (rc > 0xFF) {
+                if ((Long) p.constants[rc & 0xFF] == 0) {
+                    mv.visitJumpInsn(GOTO, leave.get());
+                    return;
+                }
+            } else {
+                load(s, rc, INT);
+                mv.visitInsn(LCONST_0);
+                mv.visitInsn(LCMP);
+                mv.visitJumpInsn(IFEQ, leave.get());
+            }
+        }
+        addGas(op);
+        load(s, rb, d);
+        load(s, rc, d);
+        if (d == INT) {
+            switch (op) {
+                case ADD -> mv.visitInsn(LADD);
+                case SUB -> mv.visitInsn(LSUB);
+                case MUL -> mv.visitInsn(LMUL);
+                case BAND -> mv.visitInsn(LAND);
+                case BOR -> mv.visitInsn(LOR);
+                case BXOR -> mv.visitInsn(LXOR);
+                case MOD -> rt("imod", "(JJ)J");
+                case IDIV -> rt("idiv", "(JJ)J");
+                case SHL -> rt("shl", "(JJ)J");
+                case SHR -> rt("shr", "(JJ)J");
+                default -> throw new IllegalStateException(op.toString());
+            }
+        } else {
+            switch (op) {
+                case ADD -> mv.visitInsn(DADD);
+                case SUB -> mv.visitInsn(DSUB);
+                case MUL -> mv.visitInsn(DMUL);
+                case DIV -> mv.visitInsn(DDIV);
+                case MOD -> rt("fmod", "(DD)D");
+                case IDIV -> rt("fidiv", "(DD)D");
+                case POW -> rt("pow", "(DD)D");
+                default -> throw new IllegalStateException(op.toString());
+            }
+        }
+        store(a, d);
+        o[a] = d;
+        go(pc + 1, o);
+    }
+
+    private void rt(String name, String desc) {
+        mv.visitMethodInsn(INVOKESTATIC, RT, name, desc, false);
+    }
+
+    private void compare(int pc, int i, OpCode op, byte[] s, java.util.function.Supplier<Label> leave) {
+        int rb = b(i);
+        int rc = c(i);
+        byte tb = TypedRegions.cmpType(type(s, rb), type(s, rc));
+        byte tc = TypedRegions.cmpType(type(s, rc), type(s, rb));
+        guard(s, rb, tb, false, leave);
+        guard(s, rc, tc, false, leave);
+        addGas(op);
+        load(s, rb, tb);
+        load(s, rc, tc);
+        Label yes = new Label();
+        if (tb == INT && tc == INT) {
+            mv.visitInsn(LCMP);
+            mv.visitJumpInsn(op == OpCode.EQ ? IFEQ : op == OpCode.LT ? IFLT : IFLE, yes);
+        } else if (tb == FLT && tc == FLT) {
+            mv.visitInsn(op == OpCode.EQ ? DCMPL : DCMPG); // NaN: never equal, never less
+            mv.visitJumpInsn(op == OpCode.EQ ? IFEQ : op == OpCode.LT ? IFLT : IFLE, yes);
+        } else if (tb == INT) {
+            rt(op == OpCode.EQ ? "eqIF" : op == OpCode.LT ? "ltIF" : "leIF", "(JD)Z");
+            mv.visitJumpInsn(IFNE, yes);
+        } else if (op == OpCode.EQ) {
+            rt("eqFI", "(DJ)Z");
+            mv.visitJumpInsn(IFNE, yes);
+        } else {
+            rt(op == OpCode.LT ? "ltFI" : "leFI", "(DJ)Z");
+            mv.visitJumpInsn(IFNE, yes);
+        }
+        // result false: skip the next instruction when A is 1 (the result must equal A to go on)
+        boolean k = a(i) != 0;
+        go(k ? pc + 2 : pc + 1, s);
+        mv.visitLabel(yes);
+        go(k ? pc + 1 : pc + 2, s);
+    }
+
+    private void forloop(int pc, int i, byte[] s, byte[] o, java.util.function.Supplier<Label> leave) {
+        int a = a(i);
+        byte t = s[a];
+        if ((t != INT && t != FLT) || s[a + 1] != t || s[a + 2] != t) {
+            mv.visitJumpInsn(GOTO, leave.get());
+            return;
+        }
+        addGas(OpCode.FORLOOP);
+        Label stop = new Label();
+        if (t == INT) {
+            mv.visitVarInsn(LLOAD, slotI(a));
+            mv.visitVarInsn(LLOAD, slotI(a + 1));
+            mv.visitVarInsn(LLOAD, slotI(a + 2));
+            rt("forI", "(JJJ)Z");
+            mv.visitInsn(DUP);
+            mv.visitVarInsn(ISTORE, L_R);
+            mv.visitJumpInsn(IFEQ, stop);
+            mv.visitVarInsn(LLOAD, slotI(a));
+            mv.visitVarInsn(LLOAD, slotI(a + 2));
+            mv.visitInsn(LADD);
+            mv.visitInsn(DUP2);
+            mv.visitVarInsn(LSTORE, slotI(a));
+            mv.visitVarInsn(LSTORE, slotI(a + 3));
+        } else {
+            mv.visitVarInsn(DLOAD, slotF(a));
+            mv.visitVarInsn(DLOAD, slotF(a + 1));
+            mv.visitVarInsn(DLOAD, slotF(a + 2));
+            rt("forF", "(DDD)Z");
+            mv.visitInsn(DUP);
+            mv.visitVarInsn(ISTORE, L_R);
+            mv.visitJumpInsn(IFEQ, stop);
+            mv.visitVarInsn(DLOAD, slotF(a));
+            mv.visitVarInsn(DLOAD, slotF(a + 2));
+            mv.visitInsn(DADD);
+            mv.visitInsn(DUP2);
+            mv.visitVarInsn(DSTORE, slotF(a));
+            mv.visitVarInsn(DSTORE, slotF(a + 3));
+        }
+        mv.visitLabel(stop);
+        o[a] = t;
+        o[a + 3] = t;
+        safepoint(o, pc);
+        mv.visitVarInsn(ILOAD, L_R);
+        Label out = new Label();
+        mv.visitJumpInsn(IFEQ, out);
+        go(r.head, o);
+        mv.visitLabel(out);
+        go(pc + 1, o);
+    }
+}
