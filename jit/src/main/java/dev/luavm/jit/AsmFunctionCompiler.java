@@ -20,7 +20,8 @@ import org.objectweb.asm.Opcodes;
  * constant or, for jumps and tests, branch directly. Safepoints (calls, returns, loop steps,
  * backward jumps) test {@code gas >= room} exactly where the interpreter does. A frame change
  * leaves through {@code TierSupport.exit}; any throwable goes through {@code TierSupport.fail}
- * (pc and gas recorded, as the interpreter's catch does) and is rethrown.
+ * (pc and gas recorded, as the interpreter's catch does) and is rethrown. Calls of compiled
+ * callees may run them directly ({@link DirectCalls}).
  *
  * <p>Declined (left interpreted): LOADKX and SETLIST with an EXTRAARG word (over 2^17
  * constants or 25,550 list items), and methods over the JVM's 64 KiB.
@@ -75,12 +76,14 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         private final Label bad = new Label();
         private final Label exit0 = new Label();
         private final Label exit1 = new Label();
+        private final DirectCalls calls;
 
         Body(MethodVisitor mv, int[] code) {
             this.mv = mv;
             this.code = code;
             this.at = new Label[code.length];
             for (int i = 0; i < at.length; i++) at[i] = new Label();
+            this.calls = new DirectCalls(mv, exit0, L_ST, L_CO, L_F, L_GAS, L_ROOM, L_R);
         }
 
         private Label label(int pc) {
@@ -101,6 +104,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitVarInsn(ISTORE, L_BASE);
             rt(L_F, "pc", "(" + FR + ")I");
             mv.visitVarInsn(ISTORE, L_PC);
+            calls.prologue();
             mv.visitLabel(start);
             mv.visitVarInsn(ILOAD, L_PC);
             mv.visitTableSwitchInsn(0, code.length - 1, bad, at);
@@ -110,11 +114,13 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitVarInsn(ILOAD, L_PC);
             mv.visitMethodInsn(INVOKESTATIC, RT, "badPc", "(I)V", false);
             mv.visitJumpInsn(GOTO, exit0);
+            calls.emitStubs();
             mv.visitLabel(end);
             exit(exit0, 0);
             exit(exit1, 1);
             mv.visitLabel(handler);
             mv.visitVarInsn(ASTORE, L_EXC);
+            calls.handler();
             mv.visitVarInsn(ALOAD, L_EXC);
             mv.visitVarInsn(ALOAD, L_ST);
             mv.visitVarInsn(ALOAD, L_F);
@@ -282,18 +288,17 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 case CALL -> {
                     safepoint();
                     op("call", i, pc);
-                    leaveOnPending();
+                    calls.afterCall(label(pc + 1));
                 }
                 case TAILCALL -> {
                     extraGas("tailcallGas", false, i, true);
                     op("tailcall", i, pc);
-                    leaveOnPending();
+                    calls.afterTailcall();
                 }
                 case RETURN -> {
                     extraGas("returnGas", false, i, true);
                     op("ret", i, pc);
-                    mv.visitJumpInsn(IFNE, exit1);
-                    mv.visitJumpInsn(GOTO, exit0);
+                    calls.afterReturn(exit1);
                 }
                 case FORLOOP -> loop("forloop", i, pc, pc + 1 + sbx);
                 case FORPREP -> {
@@ -307,7 +312,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                     mv.visitMethodInsn(INVOKESTATIC, RT, "tforprep", "(" + CO + "II)V", false);
                     safepoint();
                     op("tforcall", i, pc);
-                    leaveOnPending();
+                    calls.afterCall(label(pc + 1));
                 }
                 case TFORLOOP -> loop("tforloop", i, pc, pc + 1 + sbx);
                 case SETLIST -> {
