@@ -56,9 +56,10 @@ abstract class TierSupport {
     static final int TAILCALLED = 3;
     /**
      * Compiled runs nested on the Java stack by direct calls, across all dispatch loops of a
-     * state (library re-entries included). A level costs about 100-200 bytes of Java stack
-     * compiled, under a KiB interpreted (TierDepthTest measures it), so 64 levels stay inside
-     * the margin of the smallest host stacks the threat tests use.
+     * state (library re-entries included). A level costs about 400-520 bytes of Java stack
+     * (measured with the bound lifted: 2,000-2,700 levels fit in a 1 MiB thread stack, -Xint or
+     * C2), so the 64 levels take about 32 KiB: a sixth of the 200 KiB host stacks the threat
+     * tests run on (T07), whose re-entries cost about 3 KiB each.
      */
     static final int MAX_NESTED = 64;
 
