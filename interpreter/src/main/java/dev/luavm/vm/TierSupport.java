@@ -125,9 +125,9 @@ abstract class TierSupport {
 
     /**
      * After a call pushed a frame: the top frame's compiled code when the caller may run it
-     * itself, else null (the dispatch loop takes over). The heat is kept as the loop keeps it
-     * when it enters compiled code ({@code ++heat >= tierAt}, then {@link Tiering#code} resets
-     * it); when this answers null the loop counts the entry itself.
+     * itself, else null (the dispatch loop takes over). The heat is counted as the loop counts
+     * it ({@code ++heat >= tierAt}, then {@link Tiering#code}, which compiles on the first
+     * reach and resets the heat); when this answers null the loop counts the entry itself.
      */
     static TierSupport direct(LuaState st, Coroutine co, CallFrame f) {
         int n = co.nframes;
@@ -136,8 +136,15 @@ abstract class TierSupport {
         CallFrame nf = fs[n - 1];
         if (fs[n - 2] != f || nf.kind != CallFrame.LUA || (nf.flags & ~CallFrame.TAIL) != 0) return null;
         LuaClosure cl = nf.closure;
-        if (!(cl.jit instanceof TierSupport t) || cl.heat + 1 < st.tierAt) return null;
-        cl.heat = st.tierAt;
+        if (cl.heat + 1 < st.tierAt) return null;
+        if (cl.jit instanceof TierSupport t) {
+            cl.heat = st.tierAt; // what Tiering.code leaves
+            return t;
+        }
+        TierSupport t = Tiering.code(st, cl);
+        // declined (heat now MIN_VALUE): the loop counts this entry again, so take it back first
+        // (wrapping: its ++ then leaves MIN_VALUE, as its own path does)
+        if (t == null) cl.heat--;
         return t;
     }
 
