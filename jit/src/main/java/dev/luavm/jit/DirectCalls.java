@@ -5,14 +5,11 @@ import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * The call and return emission of one {@code run} method: compiled-to-compiled calls without
  * the dispatch loop (contract in {@code TierSupport}'s "Direct calls").
  *
- * <p>At a CALL or TFORCALL that pushed a frame, an out-of-line stub asks
+ * <p>At a CALL or TFORCALL that pushed a frame, the code after the helper asks
  * {@code TierSupport.direct} whether this code may run the callee itself; if so it hands the
  * gas counter over ({@code enter}), zeroes its own, and invokes the callee's {@code run} from
  * this class's bytecode (so the call site's type profile is this call site's: fib-like
@@ -39,8 +36,6 @@ final class DirectCalls implements Opcodes {
     private final Label exit0;
     private final Label exit2 = new Label();
     private final Label exit3 = new Label();
-    private final List<Label> stubs = new ArrayList<>();
-    private final List<Label> nexts = new ArrayList<>();
 
     DirectCalls(MethodVisitor mv, Label exit0, int lSt, int lCo, int lF, int lGas, int lRoom, int lR) {
         this.mv = mv;
@@ -75,12 +70,15 @@ final class DirectCalls implements Opcodes {
         mv.visitMethodInsn(INVOKESTATIC, RT, "unnest", "(" + ST + FR + "I)V", false);
     }
 
-    /** After a call helper (int result: -1 frame pushed, else done in place): falls through to {@code next}'s code. */
+    /**
+     * After a call helper (int result: -1 frame pushed, else done in place), placed right before
+     * {@code next}'s code: jumps there, or runs the callee directly, or leaves. Inline, so every
+     * jump to {@code next} is forward (a backward one would count as a loop back-edge for the JVM's
+     * profile and OSR).
+     */
     void afterCall(Label next) {
-        Label stub = new Label();
-        mv.visitJumpInsn(IFLT, stub);
-        stubs.add(stub);
-        nexts.add(next);
+        mv.visitJumpInsn(IFGE, next);
+        stub(new Label(), next);
     }
 
     /** After the TAILCALL helper: -1 leaves with {@code tailStatus}, else falls through. */
@@ -106,9 +104,8 @@ final class DirectCalls implements Opcodes {
         mv.visitJumpInsn(GOTO, exit2);
     }
 
-    /** The out-of-line stubs and the two extra exits; after all instructions. */
+    /** The two extra exits; after all instructions. */
     void emitStubs() {
-        for (int k = 0; k < stubs.size(); k++) stub(stubs.get(k), nexts.get(k));
         exit(exit2, RETURNED);
         exit(exit3, TAILCALLED);
     }
