@@ -80,6 +80,7 @@ final class Interpreter {
         Coroutine co = null;
         CallFrame f = null;
         int pc = -1;
+        final int tierDepth = st.tierDepth;
         outer:
         while (true) {
             if (pending != null) {
@@ -112,8 +113,11 @@ final class Interpreter {
                         st.tierGas = gas;
                         st.tierRoom = gasRoom;
                         gas = 0;
+                        CallFrame direct = st.tierDirect; // a re-entry's runs return to this loop, not to a direct caller
+                        st.tierDirect = null;
                         int r = jit.run(st, co, f);
-                        gas = st.tierGas;
+                        st.tierDirect = direct;
+                        gas = TierSupport.gasIn(st);
                         gasRoom = st.tierRoom;
                         if (r != TierSupport.CONTINUE) {
                             meter.charge(gas);
@@ -738,6 +742,7 @@ final class Interpreter {
                 if (pc >= 0) f.pc = pc;
                 // a host thread's Java stack ran out before MAX_C_CALLS re-entries: an ordinary Lua error here
                 pending = e instanceof LuaError le ? le : LuaError.of(LuaState.C_STACK_OVERFLOW);
+                st.tierDepth = tierDepth; // no compiled run of this loop is on the Java stack any more
                 long g = gas;
                 gas = 0;
                 meter.charge(g);

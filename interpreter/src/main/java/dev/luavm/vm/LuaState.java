@@ -95,6 +95,10 @@ public final class LuaState {
     int tierBudget = Tiering.SANDBOX_BUDGET;
     /** the dispatch loop's gas counter and room, handed to and back from compiled code */
     long tierGas, tierRoom;
+    /** compiled runs nested on the Java stack by direct calls, capped at {@link TierSupport#MAX_NESTED} */
+    int tierDepth;
+    /** the frame a compiled caller is running directly (its RETURN resumes that caller), else null */
+    CallFrame tierDirect;
 
     public LuaState(MemoryMeter memory, GasMeter gas, HostEnvironment host, Settings settings) {
         this.memory = memory;

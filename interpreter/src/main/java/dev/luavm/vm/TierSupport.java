@@ -18,9 +18,27 @@ import dev.luavm.value.LuaTable;
  * {@code f.pc} (an entry switch covers every pc) and runs until the frame changes (a call of a
  * Lua function, a return, a metamethod pushed as a frame, a yield), then returns to the
  * dispatch loop's outer loop exactly where the interpreter would {@code continue outer}:
- * {@link #CONTINUE}, or {@link #DONE} where the interpreter returns. Lua calls therefore never
- * nest on the Java stack (VM rule 3), and a yield under a compiled frame is an ordinary frame
- * switch: the interpreter or the compiled code resumes the frame at {@code f.pc}.
+ * {@link #CONTINUE}, or {@link #DONE} where the interpreter returns. A yield under a compiled
+ * frame is an ordinary frame switch: the interpreter or the compiled code resumes the frame at
+ * {@code f.pc}.
+ *
+ * <h2>Direct calls</h2>
+ * One frame change is short-cut: a CALL (or TFORCALL) whose callee frame, pushed on the heap
+ * exactly as the interpreter pushes it, belongs to a closure the dispatch loop would itself run
+ * compiled ({@link #direct}: same coroutine, a plain frame right above the caller's, compiled
+ * code, the heat count as the loop keeps it) runs the callee's {@code run} from the caller's
+ * code, at most {@link #MAX_NESTED} deep on the Java stack ({@link LuaState#tierDepth}); past
+ * that, the dispatch loop takes the call (VM rule 3: the Lua depth is the heap's). The callee's
+ * frame is then {@link LuaState#tierDirect}: its RETURN pops it as always and answers
+ * {@link #RETURNED}, and the caller goes on at its next instruction; its TAILCALL replaces it
+ * as always and answers {@link #TAILCALLED}, and the caller runs the new frame the same way.
+ * Any other status unwinds every nested run to the dispatch loop, each frame's pc already
+ * saved by the instruction that left it, so a yield or metamethod frame under nested compiled
+ * runs is the same frame switch as without them. The gas counter is handed down and back
+ * through {@link LuaState#tierGas} at every boundary, and whoever takes it zeroes it there
+ * ({@link #gasIn}): {@link #fail} charges its own counter plus any counter handed over but not
+ * yet taken, so every unit is charged once whichever level an error or a host stack overflow
+ * leaves through. Each level's exception handler puts the nesting state back as it found it.
  *
  * <p>Each instruction is the interpreter's case for it, with the operand word as a constant:
  * the helpers below are those cases, one each. The generator may instead write an
@@ -37,6 +55,18 @@ import dev.luavm.value.LuaTable;
 abstract class TierSupport {
     static final int CONTINUE = 0;
     static final int DONE = 1;
+    /** to a direct caller: its callee returned; go on at the next instruction */
+    static final int RETURNED = 2;
+    /** to a direct caller: its callee's frame was replaced by a tail call; run the new top frame */
+    static final int TAILCALLED = 3;
+    /**
+     * Compiled runs nested on the Java stack by direct calls, across all dispatch loops of a
+     * state (library re-entries included). A level costs about 400-520 bytes of Java stack
+     * (measured with the bound lifted: 2,000-2,700 levels fit in a 1 MiB thread stack, -Xint or
+     * C2), so the 64 levels take about 32 KiB: a sixth of the 200 KiB host stacks the threat
+     * tests run on (T07), whose re-entries cost about 3 KiB each.
+     */
+    static final int MAX_NESTED = 64;
 
     protected TierSupport() {}
 
@@ -45,8 +75,11 @@ abstract class TierSupport {
 
     // ---- boundary
 
+    /** Takes the counter handed over (zeroed: {@link #fail} charges what is left there). */
     static long gasIn(LuaState st) {
-        return st.tierGas;
+        long g = st.tierGas;
+        st.tierGas = 0;
+        return g;
     }
 
     static long roomIn(LuaState st) {
@@ -78,10 +111,67 @@ abstract class TierSupport {
     static Throwable fail(Throwable t, LuaState st, CallFrame f, int pc, long gas) {
         if (t instanceof LuaError || t instanceof StackOverflowError) {
             f.pc = pc;
+            long handed = st.tierGas; // handed to a callee whose run failed before taking it
             st.tierGas = 0;
-            st.gas.charge(gas);
+            st.gas.charge(gas + handed);
         }
         return t;
+    }
+
+    // ---- direct calls (see the class comment)
+
+    static CallFrame directIn(LuaState st) {
+        return st.tierDirect;
+    }
+
+    static int depthIn(LuaState st) {
+        return st.tierDepth;
+    }
+
+    /**
+     * After a call pushed a frame: the top frame's compiled code when the caller may run it
+     * itself, else null (the dispatch loop takes over). The heat is counted as the loop counts
+     * it ({@code ++heat >= tierAt}, then {@link Tiering#code}, which compiles on the first
+     * reach and resets the heat); when this answers null the loop counts the entry itself.
+     */
+    static TierSupport direct(LuaState st, Coroutine co, CallFrame f) {
+        int n = co.nframes;
+        if (st.tierDepth >= MAX_NESTED || st.current != co || n < 2) return null;
+        CallFrame[] fs = co.frames;
+        CallFrame nf = fs[n - 1];
+        if (fs[n - 2] != f || nf.kind != CallFrame.LUA || (nf.flags & ~CallFrame.TAIL) != 0) return null;
+        LuaClosure cl = nf.closure;
+        if (cl.heat + 1 < st.tierAt) return null;
+        if (cl.jit instanceof TierSupport t) {
+            cl.heat = st.tierAt; // what Tiering.code leaves
+            return t;
+        }
+        TierSupport t = Tiering.code(st, cl);
+        // declined (heat now MIN_VALUE): the loop counts this entry again, so take it back first
+        // (wrapping: its ++ then leaves MIN_VALUE, as its own path does)
+        if (t == null) cl.heat--;
+        return t;
+    }
+
+    /** Hands the counter to the callee on top, which becomes the direct frame; returns that frame. */
+    static CallFrame enter(LuaState st, Coroutine co, long gas, long room) {
+        st.tierGas = gas;
+        st.tierRoom = room;
+        st.tierDepth++;
+        CallFrame nf = co.frames[co.nframes - 1];
+        st.tierDirect = nf;
+        return nf;
+    }
+
+    /** Puts the nesting state back as the caller's run found it (after the callee, or on an exception). */
+    static void unnest(LuaState st, CallFrame direct, int depth) {
+        st.tierDirect = direct;
+        st.tierDepth = depth;
+    }
+
+    /** TAILCALL replaced the frame: a direct caller runs the new one, the dispatch loop otherwise. */
+    static int tailStatus(LuaState st, CallFrame f) {
+        return f == st.tierDirect ? TAILCALLED : CONTINUE;
     }
 
     static void badPc(int pc) {
@@ -549,7 +639,7 @@ abstract class TierSupport {
         return n > Calls.FREE_VALUES ? n - Calls.FREE_VALUES : 0;
     }
 
-    /** RETURN after its safepoint: {@link #DONE} when the dispatch loop returns. */
+    /** RETURN after its safepoint: {@link #DONE} when the dispatch loop returns, {@link #RETURNED} to a direct caller. */
     static int ret(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         int ra = base + ((i >>> 6) & 0xFF);
         int b = i >>> 23;
@@ -571,7 +661,7 @@ abstract class TierSupport {
         co.nframes--;
         f.closure = null; // a returned frame keeps nothing alive (threat T19)
         if ((f.flags & CallFrame.SPECIAL) != 0 && Calls.finishSpecial(st, co, f)) return DONE;
-        return CONTINUE;
+        return f == st.tierDirect ? RETURNED : CONTINUE;
     }
 
     /** FORLOOP before its safepoint: 1 when the loop goes on (jump back). */

@@ -20,7 +20,8 @@ import org.objectweb.asm.Opcodes;
  * constant or, for jumps and tests, branch directly. Safepoints (calls, returns, loop steps,
  * backward jumps) test {@code gas >= room} exactly where the interpreter does. A frame change
  * leaves through {@code TierSupport.exit}; any throwable goes through {@code TierSupport.fail}
- * (pc and gas recorded, as the interpreter's catch does) and is rethrown.
+ * (pc and gas recorded, as the interpreter's catch does) and is rethrown. Calls of compiled
+ * callees may run them directly ({@link DirectCalls}).
  *
  * <p>Typed loops: innermost loops of numeric code also get a second, typed copy with numbers
  * unboxed in JVM locals (40 and up), entered from the generic code where it jumps to the loop's
@@ -130,6 +131,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         private final InlineOps inline;
         /** bytes of code of run, once emitted */
         int size;
+        private final DirectCalls calls;
 
         /** typed copies of loops, by head pc (TypedRegions, RegionEmitter) */
         private final java.util.Map<Integer, RegionEmitter> regions = new java.util.TreeMap<>();
@@ -142,6 +144,9 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             for (int i = 0; i < at.length; i++) at[i] = new Label();
             this.inline = constants == null ? null : new InlineOps(mv, at, bad, exit0, dispatch, constants, full);
             for (TypedRegions.Region r : typed) regions.put(r.head, new RegionEmitter(mv, p, at, r));
+            this.calls = new DirectCalls(mv, exit0, L_ST, L_CO, L_F, L_GAS, L_ROOM, L_R, () -> {
+                if (inline != null) inline.reloadStack();
+            });
         }
 
         /** Where a jump back to {@code pc} goes: the typed copy's entry checks when a loop starts there. */
@@ -169,6 +174,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             rt(L_F, "pc", "(" + FR + ")I");
             mv.visitVarInsn(ISTORE, L_PC);
             if (inline != null) inline.prologue();
+            calls.prologue();
             mv.visitLabel(start);
             mv.visitLabel(dispatch);
             mv.visitVarInsn(ILOAD, L_PC);
@@ -181,11 +187,13 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitMethodInsn(INVOKESTATIC, RT, "badPc", "(I)V", false);
             mv.visitJumpInsn(GOTO, exit0);
             if (inline != null) inline.slowBlocks();
+            calls.emitStubs();
             mv.visitLabel(end);
             exit(exit0, 0);
             exit(exit1, 1);
             mv.visitLabel(handler);
             mv.visitVarInsn(ASTORE, L_EXC);
+            calls.handler();
             mv.visitVarInsn(ALOAD, L_EXC);
             mv.visitVarInsn(ALOAD, L_ST);
             mv.visitVarInsn(ALOAD, L_F);
@@ -358,18 +366,17 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 case CALL -> {
                     safepoint();
                     op("call", i, pc);
-                    leaveOnPending();
+                    calls.afterCall(label(pc + 1));
                 }
                 case TAILCALL -> {
                     extraGas("tailcallGas", false, i, true);
                     op("tailcall", i, pc);
-                    leaveOnPending();
+                    calls.afterTailcall();
                 }
                 case RETURN -> {
                     extraGas("returnGas", false, i, true);
                     op("ret", i, pc);
-                    mv.visitJumpInsn(IFNE, exit1);
-                    mv.visitJumpInsn(GOTO, exit0);
+                    calls.afterReturn(exit1);
                 }
                 case FORLOOP -> loop("forloop", i, pc, pc + 1 + sbx);
                 case FORPREP -> {
@@ -384,7 +391,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                     mv.visitMethodInsn(INVOKESTATIC, RT, "tforprep", "(" + CO + "II)V", false);
                     safepoint();
                     op("tforcall", i, pc);
-                    leaveOnPending();
+                    calls.afterCall(label(pc + 1));
                 }
                 case TFORLOOP -> loop("tforloop", i, pc, pc + 1 + sbx);
                 case SETLIST -> {

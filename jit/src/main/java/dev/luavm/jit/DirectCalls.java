@@ -1,0 +1,179 @@
+package dev.luavm.jit;
+
+import dev.luavm.vm.tier.FunctionCompiler;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * The call and return emission of one {@code run} method: compiled-to-compiled calls without
+ * the dispatch loop (contract in {@code TierSupport}'s "Direct calls").
+ *
+ * <p>At a CALL or TFORCALL that pushed a frame, the code after the helper asks
+ * {@code TierSupport.direct} whether this code may run the callee itself; if so it hands the
+ * gas counter over ({@code enter}), zeroes its own, and invokes the callee's {@code run} from
+ * this class's bytecode (so the call site's type profile is this call site's: fib-like
+ * recursion sees one receiver class, which C2 can inline). {@code RETURNED} goes on at the next
+ * instruction, {@code TAILCALLED} runs the replacing frame the same way, anything else leaves
+ * with that status. RETURN and TAILCALL answer those statuses when their frame is the direct
+ * one. JVM locals 30-39 are this class's.
+ */
+final class DirectCalls implements Opcodes {
+    private static final String RT = FunctionCompiler.RUNTIME;
+    private static final String ST = "Ldev/luavm/vm/LuaState;";
+    private static final String CO = "Ldev/luavm/vm/Coroutine;";
+    private static final String FR = "Ldev/luavm/vm/CallFrame;";
+    private static final String TS = "L" + RT + ";";
+
+    // shared with AsmFunctionCompiler.Body
+    private final int lSt, lCo, lF, lGas, lRoom, lR;
+    /** the direct frame and nesting depth as this run found them (put back after each callee and on exceptions) */
+    static final int L_DIRECT = 30, L_DEPTH = 31, L_T = 32;
+
+    private static final int RETURNED = 2, TAILCALLED = 3;
+
+    private final MethodVisitor mv;
+    private final Label exit0;
+    private final Label exit2 = new Label();
+    private final Label exit3 = new Label();
+
+    /** emitted when a callee returned here: reloads what the caller's code caches of the coroutine */
+    private final Runnable afterCallee;
+
+    DirectCalls(MethodVisitor mv, Label exit0, int lSt, int lCo, int lF, int lGas, int lRoom, int lR,
+            Runnable afterCallee) {
+        this.mv = mv;
+        this.afterCallee = afterCallee;
+        this.exit0 = exit0;
+        this.lSt = lSt;
+        this.lCo = lCo;
+        this.lF = lF;
+        this.lGas = lGas;
+        this.lRoom = lRoom;
+        this.lR = lR;
+    }
+
+    /** In the prologue (outside the try range): the nesting state at entry. */
+    void prologue() {
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "directIn", "(" + ST + ")" + FR, false);
+        mv.visitVarInsn(ASTORE, L_DIRECT);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "depthIn", "(" + ST + ")I", false);
+        mv.visitVarInsn(ISTORE, L_DEPTH);
+    }
+
+    /** At the head of the exception handler: the nesting state put back. */
+    void handler() {
+        unnest();
+    }
+
+    private void unnest() {
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(ALOAD, L_DIRECT);
+        mv.visitVarInsn(ILOAD, L_DEPTH);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "unnest", "(" + ST + FR + "I)V", false);
+    }
+
+    /**
+     * After a call helper (int result: -1 frame pushed, else done in place), placed right before
+     * {@code next}'s code: jumps there, or runs the callee directly, or leaves. Inline, so every
+     * jump to {@code next} is forward (a backward one would count as a loop back-edge for the JVM's
+     * profile and OSR).
+     */
+    void afterCall(Label next) {
+        mv.visitJumpInsn(IFGE, next);
+        stub(new Label(), next);
+    }
+
+    /** After the TAILCALL helper: -1 leaves with {@code tailStatus}, else falls through. */
+    void afterTailcall() {
+        Label go = new Label();
+        mv.visitJumpInsn(IFGE, go);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(ALOAD, lF);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "tailStatus", "(" + ST + FR + ")I", false);
+        mv.visitJumpInsn(IFNE, exit3);
+        mv.visitJumpInsn(GOTO, exit0);
+        mv.visitLabel(go);
+    }
+
+    /** After the RETURN helper (0 continue, 1 done, 2 returned): leaves with that status. */
+    void afterReturn(Label exit1) {
+        mv.visitVarInsn(ISTORE, lR);
+        mv.visitVarInsn(ILOAD, lR);
+        mv.visitJumpInsn(IFEQ, exit0);
+        mv.visitVarInsn(ILOAD, lR);
+        mv.visitInsn(ICONST_1);
+        mv.visitJumpInsn(IF_ICMPEQ, exit1);
+        mv.visitJumpInsn(GOTO, exit2);
+    }
+
+    /** The two extra exits; after all instructions. */
+    void emitStubs() {
+        exit(exit2, RETURNED);
+        exit(exit3, TAILCALLED);
+    }
+
+    private void stub(Label stub, Label next) {
+        mv.visitLabel(stub);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(ALOAD, lCo);
+        mv.visitVarInsn(ALOAD, lF);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "direct", "(" + ST + CO + FR + ")" + TS, false);
+        mv.visitInsn(DUP);
+        mv.visitVarInsn(ASTORE, L_T);
+        mv.visitJumpInsn(IFNULL, exit0);
+        // t.run(st, co, enter(st, co, gas, room)), the local counter zeroed before the callee runs
+        mv.visitVarInsn(ALOAD, L_T);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(ALOAD, lCo);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(ALOAD, lCo);
+        mv.visitVarInsn(LLOAD, lGas);
+        mv.visitVarInsn(LLOAD, lRoom);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "enter", "(" + ST + CO + "JJ)" + FR, false);
+        mv.visitInsn(LCONST_0);
+        mv.visitVarInsn(LSTORE, lGas);
+        mv.visitMethodInsn(INVOKEVIRTUAL, RT, "run", "(" + ST + CO + FR + ")I", false);
+        mv.visitVarInsn(ISTORE, lR);
+        unnest();
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "gasIn", "(" + ST + ")J", false);
+        mv.visitVarInsn(LSTORE, lGas);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "roomIn", "(" + ST + ")J", false);
+        mv.visitVarInsn(LSTORE, lRoom);
+        mv.visitVarInsn(ILOAD, lR);
+        push(RETURNED);
+        Label notReturned = new Label();
+        mv.visitJumpInsn(IF_ICMPNE, notReturned);
+        afterCallee.run(); // the callee may have grown co.stack: cached copies are stale
+        mv.visitJumpInsn(GOTO, next);
+        mv.visitLabel(notReturned);
+        mv.visitVarInsn(ILOAD, lR);
+        push(TAILCALLED);
+        mv.visitJumpInsn(IF_ICMPEQ, stub);
+        // CONTINUE or DONE: leave with it
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(LLOAD, lGas);
+        mv.visitVarInsn(LLOAD, lRoom);
+        mv.visitVarInsn(ILOAD, lR);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+        mv.visitInsn(IRETURN);
+    }
+
+    private void exit(Label l, int status) {
+        mv.visitLabel(l);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(LLOAD, lGas);
+        mv.visitVarInsn(LLOAD, lRoom);
+        push(status);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+        mv.visitInsn(IRETURN);
+    }
+
+    private void push(int v) {
+        mv.visitInsn(ICONST_0 + v);
+    }
+}
