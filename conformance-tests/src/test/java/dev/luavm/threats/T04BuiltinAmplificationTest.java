@@ -4,6 +4,7 @@ import dev.luavm.CompiledChunk;
 import dev.luavm.Limits;
 import dev.luavm.LuaLimitException.Limit;
 import dev.luavm.LuaVM;
+import dev.luavm.conformance.TestTier;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -82,7 +83,7 @@ class T04BuiltinAmplificationTest {
         for (int i = 1; i < 20_000; i++) src.append("elseif x == ").append(i).append(" then x = ").append(i).append('\n');
         src.append("end\nreturn x\n");
         // about 600 KB of source: more compiler heap than the default compile memory (T18)
-        LuaVM vm = LuaVM.builder().limits(Limits.defaults().withTimeout(Duration.ofSeconds(30)))
+        LuaVM vm = TestTier.builder().limits(Limits.defaults().withTimeout(Duration.ofSeconds(30)))
                 .compileMemory(1L << 30).build();
         long t0 = System.nanoTime();
         CompiledChunk chunk = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> vm.compile("elseifs", src.toString()));
@@ -94,7 +95,7 @@ class T04BuiltinAmplificationTest {
     @Test
     void compilationCountsAgainstGas() {
         String big = "x = 1 ".repeat(2_000_000);
-        LuaVM vm = LuaVM.builder().limits(Limits.defaults().withGas(1000)).build();
+        LuaVM vm = TestTier.builder().limits(Limits.defaults().withGas(1000)).build();
         assertTimeoutPreemptively(ThreatSupport.WALL, () ->
                 org.junit.jupiter.api.Assertions.assertThrows(dev.luavm.LuaLimitException.class, () -> vm.compile("big", big)));
     }

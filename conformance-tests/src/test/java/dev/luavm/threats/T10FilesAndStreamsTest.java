@@ -5,7 +5,7 @@ import dev.luavm.Limits;
 import dev.luavm.LuaExitException;
 import dev.luavm.LuaLimitException;
 import dev.luavm.LuaScriptException;
-import dev.luavm.LuaVM;
+import dev.luavm.conformance.TestTier;
 import dev.luavm.Sandbox;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +34,7 @@ class T10FilesAndStreamsTest {
     Path dir;
 
     private Sandbox sandbox(Path modules, String input) {
-        Sandbox.Builder b = LuaVM.builder().build().sandbox()
+        Sandbox.Builder b = TestTier.builder().build().sandbox()
                 .capabilities(Capabilities.standard().toBuilder().bundle("package", "io", "os.exit").build())
                 .limits(Limits.defaults().withGas(5_000_000))
                 .moduleDirectories(List.of(modules));
@@ -133,7 +133,7 @@ class T10FilesAndStreamsTest {
     @Test
     void ioWriteFloodEndsOnTheOutputLimit() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (Sandbox sb = LuaVM.builder().build().sandbox()
+        try (Sandbox sb = TestTier.builder().build().sandbox()
                 .capabilities(Capabilities.standard().toBuilder().bundle("io").build())
                 .limits(Limits.defaults().withOutput(1000)).output(out).build()) {
             LuaLimitException e = assertThrows(LuaLimitException.class,
@@ -145,7 +145,7 @@ class T10FilesAndStreamsTest {
     @Test
     void inputFloodEndsOnALimit() {
         String flood = "x".repeat(4 << 20);
-        try (Sandbox sb = LuaVM.builder().build().sandbox()
+        try (Sandbox sb = TestTier.builder().build().sandbox()
                 .capabilities(Capabilities.standard().toBuilder().bundle("io").build())
                 .limits(Limits.defaults().withMemory(1 << 20))
                 .input(new ByteArrayInputStream(flood.getBytes(StandardCharsets.US_ASCII))).build()) {

@@ -7,6 +7,7 @@ import dev.luavm.LuaLimitException;
 import dev.luavm.LuaLimitException.Limit;
 import dev.luavm.LuaSandboxStateException;
 import dev.luavm.LuaVM;
+import dev.luavm.conformance.TestTier;
 import dev.luavm.Sandbox;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +40,7 @@ class T16ConcurrencyTest {
 
     @Test
     void thousandSandboxesOnEightThreadsShareOneChunk() throws Exception {
-        LuaVM vm = LuaVM.create();
+        LuaVM vm = TestTier.vm();
         CompiledChunk chunk = vm.compile("work", String.join("\n",
                 "local n = ...",
                 "local t = {}",
@@ -75,7 +76,7 @@ class T16ConcurrencyTest {
     /** Starts {@code script} on a thread, cancels it once it is busy, and returns the measured latency. */
     private static long cancelLatencyMs(String what, Capabilities caps, String script) throws Exception {
         return assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            try (Sandbox sb = LuaVM.create().sandbox(caps, LONG_RUN)) {
+            try (Sandbox sb = TestTier.vm().sandbox(caps, LONG_RUN)) {
                 AtomicReference<Throwable> outcome = new AtomicReference<>();
                 CountDownLatch done = new CountDownLatch(1);
                 long[] endedAt = new long[1];
@@ -148,7 +149,7 @@ class T16ConcurrencyTest {
         Capabilities caps = Capabilities.standard().toBuilder()
                 .grant("started", "signals the test", c -> { started.countDown(); return null; })
                 .build();
-        try (Sandbox sb = LuaVM.create().sandbox(caps, LONG_RUN)) {
+        try (Sandbox sb = TestTier.vm().sandbox(caps, LONG_RUN)) {
             Thread t = new Thread(() -> assertThrows(LuaLimitException.class, () -> sb.eval("x = 1 started() while true do end")));
             t.start();
             assertTrue(started.await(10, TimeUnit.SECONDS));
@@ -162,7 +163,7 @@ class T16ConcurrencyTest {
 
     @Test
     void cancelWhileIdleEndsTheNextRunOnly() {
-        try (Sandbox sb = LuaVM.create().sandbox(Capabilities.standard(), LONG_RUN)) {
+        try (Sandbox sb = TestTier.vm().sandbox(Capabilities.standard(), LONG_RUN)) {
             sb.cancel();
             assertEquals(Limit.CANCELLED, assertThrows(LuaLimitException.class, () -> sb.eval("return 1 + 1")).limit());
             assertEquals(2L, sb.eval("return 1 + 1"));
@@ -171,7 +172,7 @@ class T16ConcurrencyTest {
 
     @Test
     void oneThreadAtATime() throws Exception {
-        try (Sandbox sb = LuaVM.create().sandbox(Capabilities.standard(), LONG_RUN)) {
+        try (Sandbox sb = TestTier.vm().sandbox(Capabilities.standard(), LONG_RUN)) {
             Thread t = new Thread(() -> {
                 try {
                     sb.eval("while true do end");

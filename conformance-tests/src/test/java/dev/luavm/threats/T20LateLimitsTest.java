@@ -5,7 +5,7 @@ import dev.luavm.Limits;
 import dev.luavm.LuaLimitException;
 import dev.luavm.LuaLimitException.Limit;
 import dev.luavm.LuaScriptException;
-import dev.luavm.LuaVM;
+import dev.luavm.conformance.TestTier;
 import dev.luavm.Sandbox;
 import org.junit.jupiter.api.Test;
 
@@ -88,7 +88,7 @@ class T20LateLimitsTest {
      */
     @SuppressWarnings({"deprecation", "removal"})
     private static long latencyMs(String what, Limits limits, Limit expected, LimitAction limitAction) throws Exception {
-        Sandbox sb = LuaVM.create().sandbox(Capabilities.standard(), limits);
+        Sandbox sb = TestTier.vm().sandbox(Capabilities.standard(), limits);
         AtomicReference<Throwable> outcome = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(1);
         long[] endedAt = new long[1];

@@ -7,6 +7,7 @@ import dev.luavm.LuaLimitException;
 import dev.luavm.LuaLimitException.Limit;
 import dev.luavm.LuaScriptException;
 import dev.luavm.LuaVM;
+import dev.luavm.conformance.TestTier;
 import dev.luavm.Sandbox;
 
 import java.time.Duration;
@@ -37,7 +38,7 @@ final class ThreatSupport {
     /** The most a single attack may take before the test fails (the sandbox should stop far sooner). */
     static final Duration WALL = Duration.ofSeconds(30);
 
-    static final LuaVM VM = LuaVM.create();
+    static final LuaVM VM = TestTier.vm(); // -Dluavm.test.tier=interp|auto|compile-all
 
     static Sandbox sandbox() {
         return VM.sandbox(Capabilities.standard(), TIGHT);

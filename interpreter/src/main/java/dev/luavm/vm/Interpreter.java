@@ -6,6 +6,8 @@ import dev.luavm.value.LuaClosure;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
 
+import static dev.luavm.vm.Ops.*;
+
 /**
  * The dispatch loop.
  *
@@ -68,8 +70,6 @@ final class Interpreter {
     static {
         for (OpCode op : OpCode.values()) GAS[op.ordinal()] = op.gas;
     }
-
-    private static final int OP_MOVE = 0;
 
     /** Runs until the FRESH frame on top at entry (or pushed by the caller) completes. */
     static void execute(LuaState st, LuaError pendingError) {
@@ -136,44 +136,44 @@ final class Interpreter {
                     final int op = code[pc++] & 0x3F;
                     gas += GAS[op];
                     switch (op) {
-                        case 0: { // MOVE
+                        case OP_MOVE: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = stack[base + (i >>> 23)];
                             continue;
                         }
-                        case 1: { // LOADK
+                        case OP_LOADK: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = k[i >>> 14];
                             continue;
                         }
-                        case 2: { // LOADKX
+                        case OP_LOADKX: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = k[code[pc++] >>> 6];
                             continue;
                         }
-                        case 3: { // LOADBOOL
+                        case OP_LOADBOOL: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = (i >>> 23) != 0 ? Boolean.TRUE : Boolean.FALSE;
                             if (((i >>> 14) & 0x1FF) != 0) pc++;
                             continue;
                         }
-                        case 4: { // LOADNIL
+                        case OP_LOADNIL: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             for (int j = i >>> 23; j >= 0; j--) stack[ra + j] = null;
                             continue;
                         }
-                        case 5: { // GETUPVAL
+                        case OP_GETUPVAL: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = cl.upvals[i >>> 23].get();
                             continue;
                         }
-                        case 6: { // GETTABUP
+                        case OP_GETTABUP: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int c = (i >>> 14) & 0x1FF;
@@ -193,7 +193,7 @@ final class Interpreter {
                             stack[ra] = v;
                             continue;
                         }
-                        case 7: { // GETTABLE
+                        case OP_GETTABLE: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int c = (i >>> 14) & 0x1FF;
@@ -216,7 +216,7 @@ final class Interpreter {
                             stack[ra] = v;
                             continue;
                         }
-                        case 8: { // SETTABUP
+                        case OP_SETTABUP: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
@@ -233,13 +233,13 @@ final class Interpreter {
                             stack = co.stack;
                             continue;
                         }
-                        case 9: { // SETUPVAL
+                        case OP_SETUPVAL: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             cl.upvals[i >>> 23].set(stack[ra]);
                             continue;
                         }
-                        case 10: { // SETTABLE
+                        case OP_SETTABLE: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
@@ -262,13 +262,13 @@ final class Interpreter {
                             stack = co.stack;
                             continue;
                         }
-                        case 11: { // NEWTABLE
+                        case OP_NEWTABLE: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             stack[ra] = new LuaTable(st.memory, Calls.fb2int(i >>> 23), Calls.fb2int((i >>> 14) & 0x1FF));
                             continue;
                         }
-                        case 12: { // SELF
+                        case OP_SELF: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int c = (i >>> 14) & 0x1FF;
@@ -289,18 +289,18 @@ final class Interpreter {
                             stack[ra] = v;
                             continue;
                         }
-                        case 13: // ADD
-                        case 14: // SUB
-                        case 15: // MUL
-                        case 16: // MOD
-                        case 17: // POW
-                        case 18: // DIV
-                        case 19: // IDIV
-                        case 20: // BAND
-                        case 21: // BOR
-                        case 22: // BXOR
-                        case 23: // SHL
-                        case 24: { // SHR
+                        case OP_ADD:
+                        case OP_SUB:
+                        case OP_MUL:
+                        case OP_MOD:
+                        case OP_POW:
+                        case OP_DIV:
+                        case OP_IDIV:
+                        case OP_BAND:
+                        case OP_BOR:
+                        case OP_BXOR:
+                        case OP_SHL:
+                        case OP_SHR: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
@@ -311,34 +311,34 @@ final class Interpreter {
                                 long u = lx;
                                 long w = ly;
                                 switch (op) {
-                                    case 13: stack[ra] = u + w; continue;
-                                    case 14: stack[ra] = u - w; continue;
-                                    case 15: stack[ra] = u * w; continue;
-                                    case 20: stack[ra] = u & w; continue;
-                                    case 21: stack[ra] = u | w; continue;
-                                    case 22: stack[ra] = u ^ w; continue;
+                                    case OP_ADD: stack[ra] = u + w; continue;
+                                    case OP_SUB: stack[ra] = u - w; continue;
+                                    case OP_MUL: stack[ra] = u * w; continue;
+                                    case OP_BAND: stack[ra] = u & w; continue;
+                                    case OP_BOR: stack[ra] = u | w; continue;
+                                    case OP_BXOR: stack[ra] = u ^ w; continue;
                                     // shifts by 0..63 inline; negative or >= 64 counts go to Arith.shiftLeft
-                                    case 23:
+                                    case OP_SHL:
                                         if ((w & ~63L) == 0) {
                                             stack[ra] = u << w;
                                             continue;
                                         }
                                         break;
-                                    case 24:
+                                    case OP_SHR:
                                         if ((w & ~63L) == 0) {
                                             stack[ra] = u >>> w;
                                             continue;
                                         }
                                         break;
-                                    case 18: stack[ra] = (double) u / (double) w; continue;
-                                    case 16:
+                                    case OP_DIV: stack[ra] = (double) u / (double) w; continue;
+                                    case OP_MOD:
                                         if (w > 0) {
                                             long m = u % w;
                                             stack[ra] = m < 0 ? m + w : m;
                                             continue;
                                         }
                                         break;
-                                    case 19:
+                                    case OP_IDIV:
                                         if (w > 0) {
                                             stack[ra] = Math.floorDiv(u, w);
                                             continue;
@@ -352,10 +352,10 @@ final class Interpreter {
                                 double u = x instanceof Double dx ? dx : (double) (Long) x;
                                 double w = y instanceof Double dy ? dy : (double) (Long) y;
                                 switch (op) {
-                                    case 13: stack[ra] = u + w; continue;
-                                    case 14: stack[ra] = u - w; continue;
-                                    case 15: stack[ra] = u * w; continue;
-                                    case 18: stack[ra] = u / w; continue;
+                                    case OP_ADD: stack[ra] = u + w; continue;
+                                    case OP_SUB: stack[ra] = u - w; continue;
+                                    case OP_MUL: stack[ra] = u * w; continue;
+                                    case OP_DIV: stack[ra] = u / w; continue;
                                     default: break;
                                 }
                             }
@@ -366,7 +366,7 @@ final class Interpreter {
                             stack[ra] = v;
                             continue;
                         }
-                        case 25: { // UNM
+                        case OP_UNM: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
@@ -385,7 +385,7 @@ final class Interpreter {
                             stack[ra] = v;
                             continue;
                         }
-                        case 26: { // BNOT
+                        case OP_BNOT: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
@@ -400,7 +400,7 @@ final class Interpreter {
                             stack[ra] = v;
                             continue;
                         }
-                        case 27: { // NOT
+                        case OP_NOT: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
@@ -408,7 +408,7 @@ final class Interpreter {
                                     ? Boolean.TRUE : Boolean.FALSE;
                             continue;
                         }
-                        case 28: { // LEN
+                        case OP_LEN: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
@@ -427,7 +427,7 @@ final class Interpreter {
                             stack[ra] = v;
                             continue;
                         }
-                        case 29: { // CONCAT
+                        case OP_CONCAT: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             f.pc = pc;
@@ -437,7 +437,7 @@ final class Interpreter {
                             stack[ra] = v;
                             continue;
                         }
-                        case 30: { // JMP
+                        case OP_JMP: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int sbx = (i >>> 14) - 131071;
@@ -454,9 +454,9 @@ final class Interpreter {
                             }
                             continue;
                         }
-                        case 31: // EQ
-                        case 32: // LT
-                        case 33: { // LE
+                        case OP_EQ:
+                        case OP_LT:
+                        case OP_LE: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
@@ -487,7 +487,7 @@ final class Interpreter {
                             if (res != (((i >>> 6) & 0xFF) != 0)) pc++;
                             continue;
                         }
-                        case 34: { // TEST
+                        case OP_TEST: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[ra];
@@ -495,7 +495,7 @@ final class Interpreter {
                             if (falsy == (((i >>> 14) & 0x1FF) != 0)) pc++;
                             continue;
                         }
-                        case 35: { // TESTSET
+                        case OP_TESTSET: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
@@ -504,7 +504,7 @@ final class Interpreter {
                             else stack[ra] = x;
                             continue;
                         }
-                        case 36: { // CALL
+                        case OP_CALL: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
@@ -526,7 +526,7 @@ final class Interpreter {
                             }
                             continue outer;
                         }
-                        case 37: { // TAILCALL
+                        case OP_TAILCALL: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
@@ -560,7 +560,7 @@ final class Interpreter {
                             }
                             continue outer;
                         }
-                        case 38: { // RETURN
+                        case OP_RETURN: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = i >>> 23;
@@ -592,7 +592,7 @@ final class Interpreter {
                             }
                             continue outer;
                         }
-                        case 39: { // FORLOOP
+                        case OP_FORLOOP: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             Object o = stack[ra];
@@ -629,14 +629,14 @@ final class Interpreter {
                             }
                             continue;
                         }
-                        case 40: { // FORPREP
+                        case OP_FORPREP: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             f.pc = pc;
                             if (!Calls.forPrep(st, stack, ra)) pc += (i >>> 14) - 131071 + 1;
                             continue;
                         }
-                        case 41: { // TFORCALL
+                        case OP_TFORCALL: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int cb = ra + 3;
@@ -656,7 +656,7 @@ final class Interpreter {
                             }
                             continue outer;
                         }
-                        case 42: { // TFORLOOP
+                        case OP_TFORLOOP: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[ra + 1];
@@ -675,7 +675,7 @@ final class Interpreter {
                             }
                             continue;
                         }
-                        case 43: { // SETLIST
+                        case OP_SETLIST: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int n = i >>> 23;
@@ -700,14 +700,14 @@ final class Interpreter {
                             for (int j = 1; j <= n; j++) t.putInt(first + j, stack[ra + j]);
                             continue;
                         }
-                        case 44: { // CLOSURE
+                        case OP_CLOSURE: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             f.pc = pc;
                             stack[ra] = Calls.closure(st, co, cl, i >>> 14, base);
                             continue;
                         }
-                        case 45: { // VARARG
+                        case OP_VARARG: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             int b = (i >>> 23) - 1;

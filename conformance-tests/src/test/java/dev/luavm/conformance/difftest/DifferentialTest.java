@@ -14,14 +14,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import dev.luavm.vm.tier.Tier;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
  * luavm against PUC-Rio Lua 5.3 on generated programs. By default (CI) the programs of seeds
- * 1..300, well under a minute; {@code -Ddifftest.seed=S -Ddifftest.count=N} runs others
- * (see {@code conformance-tests/DIFFTEST.md}). Mismatches are shrunk into
+ * 1..300 in the default tier and 300 more with every function compiled, well under a minute;
+ * {@code -Ddifftest.seed=S -Ddifftest.count=N} runs others, in the tier
+ * {@code -Dluavm.test.tier} names (see {@code conformance-tests/DIFFTEST.md}). Mismatches are shrunk into
  * {@code target/difftest-mismatches/seed-N.lua}. Known, reported luavm bugs are kept out as
  * {@code difftest/known-mismatches.txt} says: an {@code avoid} line leaves a construct out of
  * every program, a {@code seed} line skips one program; each names the regression script in
@@ -31,34 +33,60 @@ import org.junit.jupiter.api.Test;
 class DifferentialTest {
     static final long DEFAULT_SEED = 1;
     static final int DEFAULT_COUNT = 300;
+    /**
+     * The compiled tier's batch in every run. Small: compile-all defines a hidden class for every
+     * function of every program (the JVM's class definition and verification are most of the
+     * time), about 20 times the interpreter's cost per program, so 300 take some 15-30 s here.
+     */
+    static final long COMPILED_SEED = 1_000_001;
+    static final int COMPILED_COUNT = 300;
 
     /** The parsed known-mismatches file. */
     record Known(Set<ProgramGenerator.Feature> avoid, Set<Long> seeds, List<String> lines) {}
 
     @Test
     void luavmPrintsWhatLua53Prints() {
-        Assumptions.assumeTrue(ReferenceLua.available(),
-                "lua5.3 (PUC-Rio reference) is not on the PATH: differential test skipped");
         long seed = Long.getLong("difftest.seed", DEFAULT_SEED);
         int count = Integer.getInteger("difftest.count", DEFAULT_COUNT);
+        compare(new LuavmExecutor(), seed, count, count <= DEFAULT_COUNT);
+    }
+
+    /**
+     * The compiled tier on generated programs in every test run: {@value #COMPILED_COUNT} programs
+     * (seeds from {@value #COMPILED_SEED}) with every function compiled on first entry, each also
+     * run interpreted, where output, error and gas must be the same ({@link LuavmExecutor}).
+     * Skipped when {@code -Ddifftest.count} asks for a batch of one's own (then
+     * {@code -Dluavm.test.tier=compile-all} chooses the tier of that batch).
+     */
+    @Test
+    void compiledTierPrintsWhatLua53Prints() {
+        Assumptions.assumeTrue(System.getProperty("difftest.count") == null,
+                "a batch of one's own (-Ddifftest.count) runs in the tier -Dluavm.test.tier names");
+        compare(new LuavmExecutor(Tier.COMPILE_ALL), COMPILED_SEED, COMPILED_COUNT, true);
+    }
+
+    /** {@code bounded}: CI's batches, which fail rather than hang the build past 110 s. */
+    private static void compare(LuavmExecutor luavm, long seed, int count, boolean bounded) {
+        Assumptions.assumeTrue(ReferenceLua.available(),
+                "lua5.3 (PUC-Rio reference) is not on the PATH: differential test skipped");
         Known known = Boolean.parseBoolean(System.getProperty("difftest.avoidKnown", "true"))
                 ? knownMismatches() : new Known(EnumSet.noneOf(ProgramGenerator.Feature.class), Set.of(), List.of());
         known.lines().forEach(l -> System.out.println("difftest: known: " + l));
         Path out = Path.of("target", "difftest-mismatches");
-        DifferentialRunner runner = new DifferentialRunner(new ReferenceLua(), new LuavmExecutor(), known.avoid(), out,
+        DifferentialRunner runner = new DifferentialRunner(new ReferenceLua(), luavm, known.avoid(), out,
                 Integer.getInteger("difftest.shrinks", 20), System.out::println);
         long start = System.nanoTime();
         DifferentialRunner.Report[] report = new DifferentialRunner.Report[1];
         Runnable run = () -> report[0] = runner.run(seed, count, 250, known.seeds());
-        if (count <= DEFAULT_COUNT) {
+        if (bounded) {
             Assertions.assertTimeoutPreemptively(Duration.ofSeconds(110), run::run);
         } else {
             run.run();
         }
         DifferentialRunner.Report r = report[0];
-        String summary = String.format("difftest: seeds %d..%d: %d programs compared, %d stopped by a limit, "
+        String summary = String.format("difftest: tier %s: seeds %d..%d: %d programs compared, %d stopped by a limit, "
                         + "%d known (skipped), %d mismatches in %d groups, %.1f s",
-                seed, seed + count - 1, r.compared(), r.limited(),
+                luavm.tier(), seed, seed + count - 1, r.compared(), r.limited(),
                 known.seeds().stream().filter(s -> s >= seed && s < seed + count).count(),
                 r.mismatches().size(), r.signatures().size(), (System.nanoTime() - start) / 1e9);
         System.out.println(summary);
