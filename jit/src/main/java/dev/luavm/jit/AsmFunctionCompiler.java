@@ -74,22 +74,23 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             if (op == OpCode.SETLIST && ((code[pc] >>> 14) & 0x1FF) == 0) return null;
         }
         // typed loop copies are worth more than inline paths where they apply, but only in a
-        // method HotSpot compiles; without them the levels are tried again, the last at any size
-        if (!TypedRegions.find(p).isEmpty()) {
+        // method HotSpot compiles; without them the levels are tried again, the last at any size.
+        // At each level, direct calls first with their code after each call, then with one shared copy.
+        boolean typed = !TypedRegions.find(p).isEmpty();
+        for (int t = typed ? 1 : 0; t >= 0; t--) {
             for (int l = level; l >= 0; l--) {
-                byte[] b = generate(p, internalName, l, true, false);
-                if (b != null) return b;
+                for (int shared = 0; shared <= 1; shared++) {
+                    byte[] b = generate(p, internalName, l, t == 1, t == 0 && l == 0 && shared == 1, shared == 1);
+                    if (b != null) return b;
+                }
             }
-        }
-        for (int l = level; l >= 0; l--) {
-            byte[] b = generate(p, internalName, l, false, l == 0);
-            if (b != null) return b;
         }
         return null;
     }
 
     /** The class, or null when its run method is over the JVM's 64 KiB or, unless {@code anySize}, {@link #INLINE_LIMIT}. */
-    private byte[] generate(Prototype p, String internalName, int level, boolean typed, boolean anySize) {
+    private byte[] generate(Prototype p, String internalName, int level, boolean typed, boolean anySize,
+            boolean sharedCalls) {
         int[] code = p.code;
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
             @Override
@@ -106,7 +107,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         init.visitMaxs(0, 0);
         init.visitEnd();
         Body body = new Body(cw.visitMethod(0, "run", RUN, null, null), code, level > 0 ? p.constants : null,
-                level > 1, typed ? TypedRegions.find(p) : java.util.List.of(), p);
+                level > 1, typed ? TypedRegions.find(p) : java.util.List.of(), p, sharedCalls);
         body.emit();
         cw.visitEnd();
         if (!anySize && body.size > INLINE_LIMIT) return null;
@@ -137,7 +138,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         private final java.util.Map<Integer, RegionEmitter> regions = new java.util.TreeMap<>();
 
         Body(MethodVisitor mv, int[] code, Object[] constants, boolean full, java.util.List<TypedRegions.Region> typed,
-                Prototype p) {
+                Prototype p, boolean sharedCalls) {
             this.mv = mv;
             this.code = code;
             this.at = new Label[code.length];
@@ -146,7 +147,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             for (TypedRegions.Region r : typed) regions.put(r.head, new RegionEmitter(mv, p, at, r));
             this.calls = new DirectCalls(mv, exit0, L_ST, L_CO, L_F, L_GAS, L_ROOM, L_R, () -> {
                 if (inline != null) inline.reloadStack();
-            });
+            }, sharedCalls ? dispatch : null);
         }
 
         /** Where a jump back to {@code pc} goes: the typed copy's entry checks when a loop starts there. */

@@ -37,13 +37,23 @@ final class DirectCalls implements Opcodes {
     private final Label exit2 = new Label();
     private final Label exit3 = new Label();
 
+    /**
+     * Non-null: one shared copy of the direct-call code for the whole method (a large function,
+     * where a copy after every call would push run over HotSpot's size limit); a callee that
+     * returned goes on through the entry switch at L_PC, which the call stored as its next pc.
+     */
+    private final Label dispatch;
+    private final Label shared = new Label();
+    private boolean sharedUsed;
+
     /** emitted when a callee returned here: reloads what the caller's code caches of the coroutine */
     private final Runnable afterCallee;
 
     DirectCalls(MethodVisitor mv, Label exit0, int lSt, int lCo, int lF, int lGas, int lRoom, int lR,
-            Runnable afterCallee) {
+            Runnable afterCallee, Label dispatch) {
         this.mv = mv;
         this.afterCallee = afterCallee;
+        this.dispatch = dispatch;
         this.exit0 = exit0;
         this.lSt = lSt;
         this.lCo = lCo;
@@ -83,7 +93,12 @@ final class DirectCalls implements Opcodes {
      */
     void afterCall(Label next) {
         mv.visitJumpInsn(IFGE, next);
-        stub(new Label(), next);
+        if (dispatch == null) {
+            stub(new Label(), next);
+        } else {
+            sharedUsed = true;
+            mv.visitJumpInsn(GOTO, shared);
+        }
     }
 
     /** After the TAILCALL helper: -1 leaves with {@code tailStatus}, else falls through. */
@@ -113,6 +128,7 @@ final class DirectCalls implements Opcodes {
     void emitStubs() {
         exit(exit2, RETURNED);
         exit(exit3, TAILCALLED);
+        if (sharedUsed) stub(shared, dispatch);
     }
 
     private void stub(Label stub, Label next) {
