@@ -200,7 +200,10 @@ class DeterminismTest {
     void runsEndedByGasOrTimeReplay() {
         MemoryAuditSink log = new MemoryAuditSink();
         try (Sandbox sb = LuaVM.create().sandbox().audit(log).record(true)
-                .limits(dev.luavm.Limits.defaults().withTimeout(java.time.Duration.ofMillis(200))).build()) {
+                // gas lifted: the busy loop must end on time whatever the machine's speed (with the
+                // default gas a fast run ended on gas, a slow one on time, and its replay the other way)
+                .limits(dev.luavm.Limits.defaults().withTimeout(java.time.Duration.ofMillis(200))
+                        .withGas(Long.MAX_VALUE)).build()) {
             assertThrows(LuaLimitException.class, () -> sb.eval("print('spin') while true do end"));
         }
         ReplayResult time = Replayer.replay(LuaVM.create(), Recording.of(log.events()));

@@ -254,8 +254,12 @@ class DirectCallsTest {
             assertTrue(o[0] != null, "escaped the sandbox");
             outs.add(o[0].output + o[0].error);
         }
-        assertEquals("false\tC stack overflow\tfalse\tC stack overflow\t1000\nnull", outs.get(1));
-        assertEquals(outs.get(0), outs.get(1));
+        // Which of the two a 200 KiB stack gives depends on how much of the JVM's own code is
+        // JIT-compiled yet (interpreted JVM frames are larger), in either tier, so each run must
+        // end in one of them: the catchable error, or the run stopped as too deep. Never escaping.
+        List<String> allowed = List.of("false\tC stack overflow\tfalse\tC stack overflow\t1000\nnull",
+                "LuaLimitException: depth limit exceeded");
+        for (String out : outs) assertTrue(allowed.contains(out), out);
     }
 
     @Test
