@@ -1108,27 +1108,19 @@ abstract class TierSupport {
      */
     static boolean getI(Coroutine co, int dst, int t, long key) {
         Object[] stack = co.stack;
-        if (stack[t] instanceof LuaTable tt) {
-            Object v = tt.getInt(key);
-            if (v != null || tt.getMetatable() == null) {
-                stack[dst] = v;
-                return true;
-            }
-        }
-        return false;
+        Object v = rawGetInt(stack[t], key);
+        if (v == MISS) return false;
+        stack[dst] = v;
+        return true;
     }
 
     /** GETTABLE with constant string key {@code k} when it cannot call a metamethod (as {@link #gettable}). */
     static boolean getS(Coroutine co, CallFrame f, int dst, int t, int k) {
         Object[] stack = co.stack;
-        if (stack[t] instanceof LuaTable tt) {
-            Object v = tt.getStr((LuaString) f.closure.proto.constants[k]);
-            if (v != null || tt.getMetatable() == null) {
-                stack[dst] = v;
-                return true;
-            }
-        }
-        return false;
+        Object v = rawGetStr(stack[t], f.closure.proto.constants[k]);
+        if (v == MISS) return false;
+        stack[dst] = v;
+        return true;
     }
 
     /** The array slot of t[key] exists and t has no metatable: a store there allocates nothing. */
