@@ -14,10 +14,12 @@
 #   NAME='OPTIONS'  a configuration: JVM options put before `-jar JAR`; the word @cds stands for
 #               the launcher's class-data sharing options (-XX:SharedArchiveFile=<jar>.jsa ...),
 #               with the archive beside the jar (cli/target/luavm.jsa; made by running ./luavm once);
-#               @jar=PATH runs that jar instead of --jar's (e.g. builds with other tiering thresholds)
+#               @jar=PATH runs that jar instead of --jar's (e.g. builds with other tiering thresholds);
+#               @tier=T passes `--tier T` to the CLI (interp, auto, compile-all)
 # Example (the launcher's choice against tiered C2, both with the archive):
 #   benchmarks/launch-options.sh c1='-XX:TieredStopAtLevel=1 @cds' c2='@cds'
-# Every configuration also gets the launcher's fixed options: -XX:+UseParallelGC -Xss8m -XX:-UsePerfData.
+# Every configuration also gets the launcher's fixed options, -Xss8m -XX:-UsePerfData, and
+# -XX:+UseParallelGC unless it names a collector itself (-XX:+Use...GC).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/bench-dir.sh"
@@ -54,12 +56,14 @@ fi
 
 # one run: prints "wall_s cpu_s", or FAILED
 run_one() { # config-index program
-  local o="${opts[$1]}" args j="$jar"
+  local o="${opts[$1]}" args=() j="$jar" gc=-XX:+UseParallelGC
   if [[ "$o" =~ @jar=([^ ]+) ]]; then j="${BASH_REMATCH[1]}"; o="${o//@jar=$j/}"; fi
+  if [[ "$o" =~ @tier=([^ ]+) ]]; then args=(--tier "${BASH_REMATCH[1]}"); o="${o//@tier=${BASH_REMATCH[1]}/}"; fi
+  [[ "$o" =~ -XX:\+Use[A-Za-z]*GC ]] && gc=""
   o="${o//@cds/-XX:SharedArchiveFile=${j%.jar}.jsa -Xlog:cds*=off}"
-  if [ $startup -eq 1 ]; then args=(-e ''); else args=("$bench_dir/$2.lua"); fi
+  if [ $startup -eq 1 ]; then args+=(-e ''); else args+=("$bench_dir/$2.lua"); fi
   # shellcheck disable=SC2086
-  if ! /usr/bin/time -f '%e %U %S' -o "$tmp/time" java -XX:+UseParallelGC -Xss8m -XX:-UsePerfData $o \
+  if ! /usr/bin/time -f '%e %U %S' -o "$tmp/time" java $gc -Xss8m -XX:-UsePerfData $o \
        -jar "$j" "${args[@]}" > "$tmp/out" 2> "$tmp/err"; then
     echo FAILED; head -c 300 "$tmp/err" >&2; return
   fi

@@ -10,13 +10,19 @@
 #               src/main/resources/slow.txt (luajc's coroutines: 75 s per run) not timed but
 #               shown as n/a with their reason; about 30 minutes on an idle 2-core machine
 #               (the full run, every engine and pair: 2-3 hours)
-#   --quick     1 fork, 1 warmup, 1 iteration, 1 process run: checks the pipeline, measures
-#               nothing; writes target/results/RESULTS.md instead of benchmarks/RESULTS.md
+#   --quick     1 fork, 1 warmup, 1 iteration, 1 process run unless set below: checks the
+#               pipeline, measures nothing; writes target/results/RESULTS.md instead of
+#               benchmarks/RESULTS.md (whose hand-written sections it still carries over)
 #   --no-build  use benchmarks/target/benchmarks.jar as it is
 # Settings (environment): FORKS (2), WARMUPS (3), ITERATIONS (5) for JMH; RUNS (3) process
 # runs per program; ENGINES (every engine in the jar, comma-separated); PROGRAMS (all);
 # SIZE (each program's default); BENCH_DIR (see bench-dir.sh).
 # Raw results (JMH CSV and logs) go to benchmarks/target/results/.
+# Hand-written sections of the old RESULTS.md between `<!-- NAME: begin ... -->` and
+# `<!-- NAME: end -->` marker lines are carried over unchanged, in their order, after the tables.
+# Fails (exit 3, RESULTS.md left as it was) if any engine's output differs from lua5.3's, in a
+# warm run (JMH: WrongOutputException) or a whole process (compare-processes.sh), or a
+# ./luavm process fails: a run of record has no figure for a wrong answer.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/bench-dir.sh"
@@ -26,7 +32,7 @@ out="$here/RESULTS.md"
 while [ $# -gt 0 ]; do
   case "$1" in
     --core) core=1; shift ;;
-    --quick) FORKS=1 WARMUPS=1 ITERATIONS=1 RUNS=1; out="$here/target/results/RESULTS.md"; shift ;;
+    --quick) FORKS="${FORKS:-1}" WARMUPS="${WARMUPS:-1}" ITERATIONS="${ITERATIONS:-1}" RUNS="${RUNS:-1}"; out="$here/target/results/RESULTS.md"; shift ;;
     --no-build) build=0; shift ;;
     *) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
   esac
@@ -40,8 +46,11 @@ rm -f "$res"/*.csv "$res"/*.log "$res"/*.tsv "$res"/*.md
 
 luavm_note=""
 started=$(date +%s)
+load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
+say() { echo "== [$(date -u +%H:%M:%S)] $*" >&2; }
+fail() { echo "run-all.sh: $*" >&2; echo "run-all.sh: $out not written" >&2; exit 3; }
 if [ $build -eq 1 ]; then
-  echo "== building the benchmarks jar (with the luavm adapter if luavm's API is there)" >&2
+  say "building the benchmarks jar (with the luavm adapter if luavm's API is there)"
   (cd "$repo" && mvn -q -B -pl benchmarks -am package -DskipTests) > "$res/build.log" 2>&1 \
     || { cat "$res/build.log" >&2; exit 1; }
 fi
@@ -57,12 +66,13 @@ tool() { java "${java_props[@]}" -cp "$jar" "$@"; }
 jmh() { java "${java_props[@]}" -jar "$jar" -f "$FORKS" -wi "$WARMUPS" -i "$ITERATIONS" "$@"; }
 
 engines="${ENGINES:-$(tool dev.luavm.bench.Plan engines)}"
-echo "== engines: $engines; programs from $bench_dir" >&2
+say "engines: $engines; programs from $bench_dir"
 
-echo "== whole processes: lua5.3 vs ./luavm ($RUNS runs each)" >&2
+say "whole processes: lua5.3 vs ./luavm ($RUNS runs each)"
 compare_rc=0
 "$here/compare-processes.sh" -n "$RUNS" ${SIZE:+-s "$SIZE"} ${PROGRAMS:+-p "$PROGRAMS"} --tsv "$res/processes.tsv" \
   > "$res/processes.md" || compare_rc=$?
+[ $compare_rc -eq 0 ] || { cat "$res/processes.md" >&2; fail "whole processes: an output differed from lua5.3's or ./luavm failed (see above)"; }
 
 report_args=(--lua53 "$res/processes.tsv" --engines "$engines")
 IFS=',' read -r -a engine_list <<< "$engines"
@@ -72,11 +82,15 @@ for e in "${engine_list[@]}"; do
     programs="$(comm -12 <(tr ',' '\n' <<< "$programs" | sort) <(tr ',' '\n' <<< "$PROGRAMS" | sort) | paste -sd, -)"
   fi
   [ -n "$programs" ] || continue
-  echo "== JMH warm runs: $e on $programs" >&2
+  say "JMH warm runs: $e on $programs"
   jmh 'dev.luavm.bench.ProgramBenchmark' -p engine="$e" -p program="$programs" \
     -rf csv -rff "$res/programs-$e.csv" > "$res/programs-$e.log" 2>&1 \
     || echo "   JMH exited non-zero for $e: see $res/programs-$e.log" >&2
   grep -E "WrongOutputException|Exception:" "$res/programs-$e.log" | sort -u | head -20 >&2 || true
+  if grep -q "WrongOutputException" "$res/programs-$e.log"; then
+    grep -A 12 "WrongOutputException" "$res/programs-$e.log" | head -60 >&2
+    fail "$e printed a wrong output in a warm run (see $res/programs-$e.log)"
+  fi
   report_args+=(--programs "$res/programs-$e.csv")
 done
 
@@ -85,32 +99,34 @@ compile_engines="" sandbox_engines=""
 for e in luavm luna; do has "$e" && compile_engines="${compile_engines:+$compile_engines,}$e"; done
 for e in luavm luaj luna; do has "$e" && sandbox_engines="${sandbox_engines:+$sandbox_engines,}$e"; done
 if [ -n "$compile_engines" ]; then
-  echo "== JMH compile speed: $compile_engines" >&2
+  say "JMH compile speed: $compile_engines"
   jmh 'dev.luavm.bench.CompileBenchmark' -p engine="$compile_engines" -rf csv -rff "$res/compile.csv" \
     > "$res/compile.log" 2>&1 || echo "   JMH exited non-zero: see $res/compile.log" >&2
   report_args+=(--embedding "$res/compile.csv")
 fi
 if [ -n "$sandbox_engines" ]; then
-  echo "== JMH sandbox latency: $sandbox_engines" >&2
+  say "JMH sandbox latency: $sandbox_engines"
   jmh 'dev.luavm.bench.SandboxBenchmark' -p engine="$sandbox_engines" -rf csv -rff "$res/sandbox.csv" \
     > "$res/sandbox.log" 2>&1 || echo "   JMH exited non-zero: see $res/sandbox.log" >&2
   report_args+=(--embedding "$res/sandbox.csv")
-  echo "== sandbox footprint: $sandbox_engines" >&2
+  say "sandbox footprint: $sandbox_engines"
   java -Djdk.attach.allowAttachSelf=true -Xms2g -Xmx2g -cp "$jar" dev.luavm.bench.Footprint -e "$sandbox_engines" > "$res/footprint.md" 2> "$res/footprint.log" \
     || echo "   Footprint failed: see $res/footprint.log" >&2
 fi
 
 tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} > "$res/jmh.md"
+tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} --goals > "$res/goals.md"
 
-# the gas-fairness section belongs to benchmarks/gas-fairness: carried over unchanged
-gas_section="$res/gas-fairness-section.md"
-: > "$gas_section"
-[ -f "$out" ] && sed -n '/^<!-- gas-fairness: begin/,/^<!-- gas-fairness: end -->/p' "$out" > "$gas_section"
-# the start-up section is measured by hand (see it): carried over unchanged too
-startup_section="$res/startup-section.md"
-: > "$startup_section"
-[ -f "$out" ] && sed -n '/^<!-- startup: begin/,/^<!-- startup: end -->/p' "$out" > "$startup_section"
+# hand-written sections (gas-fairness's, the start-up measurements, notes on earlier runs):
+# every block from a `<!-- NAME: begin` line to its `<!-- NAME: end -->` line, carried over as is
+kept="$res/kept-sections.md"
+: > "$kept"
+[ -f "$here/RESULTS.md" ] && awk '
+  !name && match($0, /^<!-- [A-Za-z0-9_-]+: begin/) { name = substr($0, 6, RLENGTH - 12); print (n++ ? "\n" : "") $0; next }
+  name { print; if ($0 ~ "^<!-- " name ": end -->") name = "" }' "$here/RESULTS.md" > "$kept"
 
+new_out="$out.$$.tmp"
+trap 'rm -f "$new_out"' EXIT
 {
   echo "# Benchmark results"
   echo
@@ -124,10 +140,14 @@ startup_section="$res/startup-section.md"
   echo "- java: $(java -version 2>&1 | paste -sd';' - | sed 's/;/; /g')"
   echo "- lua5.3: $(lua5.3 -v 2>&1)"
   echo "- JMH: $FORKS forks, $WARMUPS warmup and $ITERATIONS measured iterations; processes: median of $RUNS runs"
-  echo "- the whole run took $(( ($(date +%s) - started + 30) / 60 )) minutes"
+  echo "- the whole run took $(( ($(date +%s) - started + 30) / 60 )) minutes; load average (1, 5, 15 min) at the start $load_start, at the end $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- programs: $bench_dir${SIZE:+, size $SIZE}; engines: $engines"
   [ $core -eq 1 ] && echo "- \`--core\`: the pairs of benchmarks/src/main/resources/slow.txt were not timed (n/a, reason under the table)"
   [ -n "$luavm_note" ] && { echo; echo "$luavm_note"; }
+  echo
+  echo "## Goals"
+  echo
+  cat "$res/goals.md"
   echo
   echo "## Warm runs in one JVM (JMH)"
   echo
@@ -141,14 +161,10 @@ startup_section="$res/startup-section.md"
   echo "## Whole processes: lua5.3 vs ./luavm (tier auto, the default)"
   echo
   cat "$res/processes.md"
-  if [ -s "$gas_section" ]; then
+  if [ -s "$kept" ]; then
     echo
-    cat "$gas_section"
+    cat "$kept"
   fi
-  if [ -s "$startup_section" ]; then
-    echo
-    cat "$startup_section"
-  fi
-} > "$out"
-echo "== wrote $out" >&2
-[ $compare_rc -eq 0 ] || echo "compare-processes.sh reported failures (exit $compare_rc)" >&2
+} > "$new_out"
+mv -f "$new_out" "$out"
+say "wrote $out ($(( ($(date +%s) - started + 30) / 60 )) minutes)"

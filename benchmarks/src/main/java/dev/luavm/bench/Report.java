@@ -34,25 +34,37 @@ public final class Report {
         Map<String, Score> programScores = new HashMap<>();   // engine + " " + program
         Map<String, Score> embeddingScores = new HashMap<>(); // method + " " + engine
         Map<String, Double> lua53 = new HashMap<>();
+        Map<String, Double> processes = new HashMap<>(); // program -> ./luavm whole-process seconds
+        boolean goalsOnly = false;
         List<String> engines = new ArrayList<>(Engines.ALL);
         List<String> programs = Programs.names();
         for (int i = 0; i < argv.length; i++) {
             switch (argv[i]) {
                 case "--programs" -> readCsv(Paths.get(argv[++i]), programScores, false);
                 case "--embedding" -> readCsv(Paths.get(argv[++i]), embeddingScores, true);
-                case "--lua53" -> readTsv(Paths.get(argv[++i]), lua53);
+                case "--lua53" -> {
+                    Path tsv = Paths.get(argv[++i]);
+                    readTsv(tsv, 1, lua53);
+                    readTsv(tsv, 2, processes);
+                }
+                case "--goals" -> goalsOnly = true;
                 case "--engines" -> engines = Arrays.asList(argv[++i].split(","));
                 case "--only" -> {
                     List<String> only = Arrays.asList(argv[++i].split(","));
                     programs = programs.stream().filter(only::contains).toList();
                 }
                 default -> {
-                    System.err.println("usage: Report [--programs csv]... [--embedding csv]... [--lua53 tsv] [--engines list] [--only programs]");
+                    System.err.println("usage: Report [--programs csv]... [--embedding csv]... [--lua53 tsv] [--engines list] [--only programs] [--goals]");
                     System.exit(2);
                 }
             }
         }
         StringBuilder out = new StringBuilder();
+        if (goalsOnly) {
+            Goals.write(out, programs, programScores, lua53, processes, engines);
+            System.out.print(out);
+            return;
+        }
         Notes notes = new Notes();
         programTables(out, programs, programScores, lua53, engines, notes);
         notes.appendTo(out);
@@ -237,15 +249,16 @@ public final class Report {
         }
     }
 
-    private static void readTsv(Path tsv, Map<String, Double> into) throws IOException {
+    /** Reads column {@code column} (seconds) of compare-processes.sh's TSV; "-" or failures are left out. */
+    private static void readTsv(Path tsv, int column, Map<String, Double> into) throws IOException {
         if (!Files.exists(tsv)) {
             return;
         }
         for (String line : Files.readAllLines(tsv, StandardCharsets.UTF_8)) {
             String[] f = line.split("\t");
-            if (f.length >= 2 && !line.startsWith("#")) {
+            if (f.length > column && !line.startsWith("#")) {
                 try {
-                    into.put(f[0], Double.parseDouble(f[1]));
+                    into.put(f[0], Double.parseDouble(f[column]));
                 } catch (NumberFormatException e) {
                     // "-" or a header: no time for this program
                 }
