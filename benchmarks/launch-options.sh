@@ -19,7 +19,7 @@
 # Example (the launcher's choice against tiered C2, both with the archive):
 #   benchmarks/launch-options.sh c1='-XX:TieredStopAtLevel=1 @cds' c2='@cds'
 # Every configuration also gets the launcher's fixed options, -Xss8m -XX:-UsePerfData, and
-# -XX:+UseParallelGC unless it names a collector itself (-XX:+Use...GC).
+# -XX:+UseSerialGC (the launcher's collector) unless it names one itself (-XX:+Use...GC).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/bench-dir.sh"
@@ -56,10 +56,10 @@ fi
 
 # one run: prints "wall_s cpu_s", or FAILED
 run_one() { # config-index program
-  local o="${opts[$1]}" args=() j="$jar" gc=-XX:+UseParallelGC
+  local o="${opts[$1]}" args=() j="$jar" gc=-XX:+UseSerialGC
   if [[ "$o" =~ @jar=([^ ]+) ]]; then j="${BASH_REMATCH[1]}"; o="${o//@jar=$j/}"; fi
   if [[ "$o" =~ @tier=([^ ]+) ]]; then args=(--tier "${BASH_REMATCH[1]}"); o="${o//@tier=${BASH_REMATCH[1]}/}"; fi
-  [[ "$o" =~ -XX:\+Use[A-Za-z]*GC ]] && gc=""
+  [[ "$o" =~ -XX:\+Use[A-Za-z0-9]*GC ]] && gc=""
   o="${o//@cds/-XX:SharedArchiveFile=${j%.jar}.jsa -Xlog:cds*=off}"
   if [ $startup -eq 1 ]; then args+=(-e ''); else args+=("$bench_dir/$2.lua"); fi
   # shellcheck disable=SC2086

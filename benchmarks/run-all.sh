@@ -8,8 +8,10 @@
 #   --core      the engines that matter for the compiled tier: luavm-metered, luavm,
 #               luavm-compiled and luajc (ENGINES still overrides), and the pairs of
 #               src/main/resources/slow.txt (luajc's coroutines: 75 s per run) not timed but
-#               shown as n/a with their reason; about 30 minutes on an idle 2-core machine
-#               (the full run, every engine and pair: 2-3 hours)
+#               shown as n/a with their reason; about 25 minutes on an idle 2-core machine
+#               (estimate, 2026-11-23: JMH's 2 x 8 runs of 53 pairs ~18 min, whole processes
+#               ~1.5 min, compile/sandbox/footprint ~2 min, builds ~2-3 min; the full run,
+#               every engine and pair: 2-3 hours)
 #   --quick     1 fork, 1 warmup, 1 iteration, 1 process run unless set below: checks the
 #               pipeline, measures nothing; writes target/results/RESULTS.md instead of
 #               benchmarks/RESULTS.md (whose hand-written sections it still carries over)
