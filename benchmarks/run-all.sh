@@ -118,6 +118,9 @@ fi
 
 tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} > "$res/jmh.md"
 tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} --goals > "$res/goals.md"
+if grep -q "no result" "$res/jmh.md"; then
+  echo "WARNING: some pairs have no result (a benchmark failed other than by a wrong output): see the JMH logs in $res" >&2
+fi
 
 # hand-written sections (gas-fairness's, the start-up measurements, notes on earlier runs):
 # every block from a `<!-- NAME: begin` line to its `<!-- NAME: end -->` line, carried over as is
