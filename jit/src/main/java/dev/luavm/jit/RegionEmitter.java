@@ -37,12 +37,20 @@ import static dev.luavm.jit.TypedRegions.sbx;
  * <p>Leaving: wherever the interpreter's own path is needed (a boxed operand of another type
  * than assumed, integer division by zero, a table read that might call {@code __index}, a
  * store outside an existing array slot, a mixed for loop) and at every exit of the loop, the
- * typed copy <em>spills</em> (boxes every unboxed register into {@code co.stack}) and jumps to
- * the generic label of that pc, before adding that instruction's gas: the generic code then does
- * the whole instruction, errors and metamethods included. A safepoint spills before it charges
- * (the charge may end the run). Since a region never calls, allocates a Lua-visible object or
- * yields, nothing else can look at the registers while some of them live only in JVM locals:
- * the memory walk and the collector never run inside a region.
+ * typed copy <em>spills</em> (boxes the registers whose local is newer than {@code co.stack}:
+ * see {@link #dirty}) and jumps to the generic label of that pc, before adding that
+ * instruction's gas: the generic code then does the whole instruction, errors and metamethods
+ * included. A safepoint spills before it charges (the charge may end the run).
+ *
+ * <p>Generic instructions inside the loop (a call, GETTABUP, SELF, ...: {@link
+ * TypedRegions#generic}) spill the same way, then run a copy of the generic code of that
+ * instruction (gas, safepoint, direct call included) whose fall-through re-enters the typed
+ * copy after it, through guards on the registers it may have written or a callee may have
+ * changed through an open upvalue. So nothing but the typed copy's own arithmetic runs while a
+ * number lives only in a JVM local: a call, an allocation, a metamethod, the memory walk, an
+ * error or a yield always finds {@code co.stack} as the interpreter has it. A call that does
+ * not come back here (a frame pushed for the dispatcher, a yield, the direct-call depth bound)
+ * is resumed later through the entry switch, in the generic code at the next pc.
  */
 final class RegionEmitter implements Opcodes {
     private static final String RT = dev.luavm.vm.tier.FunctionCompiler.RUNTIME;

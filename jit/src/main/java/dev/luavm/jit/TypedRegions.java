@@ -14,13 +14,14 @@ import java.util.TreeMap;
  *
  * <p>A region is an innermost loop: a numeric for loop (the pcs after its FORPREP up to its
  * FORLOOP) or a loop closed by a backward JMP (from its target to the jump). Every instruction
- * in it must be one the typed copy knows ({@link #supported}): moves, constants, arithmetic,
+ * in it must either have a typed form ({@link #supported}: moves, constants, arithmetic,
  * comparisons, tests, forward jumps, table reads by integer or constant string key, array-slot
- * writes. None of
- * them calls a function, allocates a Lua-visible object or runs a metamethod, so no collector,
- * memory walk, hook or yield can run while numbers live only in JVM locals (the typed copy
- * leaves the region first whenever the interpreter's path is needed: see
- * {@link RegionEmitter}).
+ * writes), none of which calls, allocates a Lua-visible object or runs a metamethod, or be one
+ * that falls through and runs through the generic code ({@link #generic}: calls, upvalue
+ * tables, method lookups, other table accesses, NEWTABLE, LEN, NOT). Before a generic
+ * instruction the typed copy boxes every register it changed since the last boxing, so the
+ * callee, metamethods, errors, the memory walk and a yield see exactly the interpreter's
+ * registers; see {@link RegionEmitter}.
  *
  * <p>Types: {@link #INT} (a Java long local), {@link #FLT} (a double local), {@link #ANY} (the
  * boxed register in {@code co.stack} is the value) and {@link #NONE} (not used by the region).
