@@ -27,15 +27,31 @@ import static org.junit.jupiter.api.Assertions.fail;
 class TypedLoopsTest {
     /** typed loops in the functions compiled so far */
     static final AtomicInteger TYPED = new AtomicInteger();
+    /** functions compiled so far whose chosen form keeps all their typed loops (calls inside included) */
+    static final AtomicInteger KEPT = new AtomicInteger();
     static final LuaVM COMPILED = LuaVM.builder().tier(Tier.COMPILE_ALL).functionCompiler(new FunctionCompiler() {
         final AsmFunctionCompiler inner = new AsmFunctionCompiler();
 
         @Override
         public byte[] compile(Prototype p, String internalName) {
-            TYPED.addAndGet(AsmFunctionCompiler.typedLoops(p));
+            int n = AsmFunctionCompiler.typedLoops(p);
+            TYPED.addAndGet(n);
+            if (n > 0 && inner.keepsTypedLoops(p)) KEPT.incrementAndGet();
             return inner.compile(p, internalName);
         }
     }).build();
+
+    /** As {@link #same(String, String, Limits)}, and a typed copy of a loop containing calls was kept. */
+    private static CompiledTierTest.Outcome sameWithCalls(String name, String src, Limits limits) {
+        int before = KEPT.get();
+        var o = same(name, src, limits);
+        assertTrue(KEPT.get() > before, name + ": no typed loop kept");
+        return o;
+    }
+
+    private static CompiledTierTest.Outcome sameWithCalls(String name, String src) {
+        return sameWithCalls(name, src, Limits.defaults());
+    }
 
     /** Runs in both tiers with fresh VMs' worth of state; returns the compiled outcome. */
     private static CompiledTierTest.Outcome same(String name, String src, Limits limits) {
@@ -300,5 +316,199 @@ class TypedLoopsTest {
             }
             killer.join();
         }
+    }
+
+    // ---- loops containing calls and other instructions without a typed form
+
+    @Test
+    void loopsWithCallsGiveLuasResultsAndGas() {
+        var o = sameWithCalls("calls.lua", """
+                local sqrt = math.sqrt
+                local function A(i, j)
+                  local s = i + j - 2
+                  return 1.0 / (s * (s + 1) * 0.5 + i)
+                end
+                local function rotl(x, k) return (x << k) | (x >> (64 - k)) end
+                local acc, x = 0.0, 88172645463325252
+                local bits, pt = 0, {x = 1.0, y = 2.0, n = 0}
+                local s = "hello world"
+                for i = 1, 200 do
+                  acc = acc + A(i, 3) * sqrt(i)
+                  x = x ~ (x << 13)
+                  bits = bits ~ rotl(x, i % 63 + 1)
+                  pt.x = pt.x + i * 0.25
+                  pt.n = pt.n + s:byte(i % #s + 1)
+                  acc = acc + math.abs(-i) + tonumber("1")
+                end
+                print(string.format("%.10f %d %d %.2f", acc, bits, pt.n, pt.x))
+                """);
+        assertEquals("20301.8243399050 7697397331715234221 20297 5026.00\n", o.output()); // as lua5.3
+    }
+
+    @Test
+    void errorsFromInsideTheCalleeAndAfterTheCall() {
+        var o = sameWithCalls("callerr.lua", """
+                local function f(v, i)
+                  if i == 7 then error("boom at " .. i) end
+                  return v
+                end
+                local function loop(bad)
+                  local s = 0.5
+                  for i = 1, 10 do
+                    s = s + f(bad and i == 5 and {} or i, i) * 2.0
+                  end
+                  return s
+                end
+                print(pcall(loop, false))
+                print(pcall(loop, true))
+                print(select(2, xpcall(loop, function(m) return "handled: " .. m end, false)))
+                local t = 0
+                for i = 1, 10 do t = t + i * 2 + f(i, 1) end
+                for i = 1, 10 do t = t + f(i < 9 and i or nil, 1) end
+                """);
+        assertTrue(o.output().contains("callerr.lua:2: boom at 7"), o.output());
+        assertTrue(o.output().contains("callerr.lua:8: attempt to perform arithmetic on a table value"), o.output());
+        assertTrue(o.output().contains("handled: callerr.lua:2: boom at 7"), o.output());
+        assertTrue(o.error() != null && o.error().contains("callerr.lua:17: attempt to perform arithmetic on a nil value"), o.error());
+    }
+
+    @Test
+    void tracebacksOfErrorsRaisedInsideTheCalleeAreTheInterpreters() {
+        String src = """
+                local function g(v) if v > 5 then error("deep " .. v) end return v * 0.5 end
+                local function f(v) return g(v) + 1 end
+                local s = 0.0
+                for i = 1, 10 do
+                  s = s + f(i) * 2
+                end
+                """;
+        int before = KEPT.get();
+        String compiled = traceback(COMPILED, src);
+        assertTrue(KEPT.get() > before, "no typed loop kept");
+        String interp = traceback(CompiledTierTest.INTERP, src);
+        assertEquals(interp, compiled);
+        assertTrue(compiled.contains("tb.lua:5: in main chunk"), compiled);
+    }
+
+    private static String traceback(LuaVM vm, String src) {
+        try (Sandbox sb = vm.sandbox(Capabilities.standard())) {
+            sb.run(vm.compile("@tb.lua", src.getBytes()));
+            fail("no error");
+            return null;
+        } catch (dev.luavm.LuaScriptException e) {
+            return e.getMessage() + "\n" + e.luaTraceback();
+        }
+    }
+
+    @Test
+    void aCalleeThatYieldsIsResumedWithTheLoopsNumbersIntact() {
+        var o = sameWithCalls("yield.lua", """
+                local function step(i)
+                  if i % 3 == 0 then coroutine.yield(i) end
+                  return i * 0.5
+                end
+                local co = coroutine.wrap(function(n)
+                  local s, k = 0.25, 0
+                  for i = 1, n do
+                    k = k + i
+                    s = s + step(i) + k
+                    k = k * 3 % 1000003
+                  end
+                  return "done", s, k
+                end)
+                local out = {}
+                local v = co(20)
+                while v ~= "done" do out[#out + 1] = v; v = co() end
+                print(table.concat(out, ","))
+                print(select(2, pcall(function() return 1 end)))
+                local gen = coroutine.wrap(function()
+                  for i = 1, 5 do
+                    local x = i * 1.5
+                    coroutine.yield(x)
+                    x = x + i
+                    coroutine.yield(x)
+                  end
+                end)
+                local t = 0.0
+                for _ = 1, 10 do t = t + gen() end
+                print(t)
+                """);
+        assertTrue(o.output().startsWith("3,6,9,12,15,18\n"), o.output());
+    }
+
+    @Test
+    void aCalleeChangingARegisterThroughAnUpvalueFailsTheReentryGuard() {
+        var o = sameWithCalls("upv.lua", """
+                local x, f = 0, 1.5
+                local function poke(i)
+                  if i == 4 then x = 2.5 end
+                  if i == 6 then x = "7" end
+                  if i == 8 then x = 10 end
+                  if i == 5 then f = 3 end
+                end
+                for i = 1, 10 do
+                  x = x + i
+                  f = f * 2
+                  poke(i)
+                  x = x + 1
+                  f = f + 0.5
+                end
+                print(x, f, math.type(x), math.type(f))
+                local t = {v = 1}
+                local n = 0
+                for i = 1, 10 do
+                  n = n + t.v
+                  rawset(t, "v", i % 2 == 0 and i * 0.5 or i)
+                end
+                print(n)
+                """);
+        assertEquals("32\t127.5\tinteger\tfloat\n36.0\n", o.output()); // as lua5.3
+    }
+
+    @Test
+    void deepRecursionFromInsideATypedLoop() {
+        var o = sameWithCalls("deep.lua", """
+                local function depth(n) if n == 0 then return 0 end return 1 + depth(n - 1) end
+                local function inf(n) return inf(n + 1) + 1 end
+                local s = 0.5
+                for i = 1, 3 do
+                  s = s + depth(150000) + i * 0.5
+                  s = s + (pcall(inf, 1) and 1 or 2)
+                end
+                print(s, select(2, pcall(inf, 1)))
+                """, Limits.defaults().withCallDepth(200_000));
+        assertTrue(o.output().startsWith("450009.5\t"), o.output());
+        assertTrue(o.output().contains("stack overflow"), o.output());
+    }
+
+    @Test
+    void theMemoryWalkInsideACalleeSeesTheLoopsRegisters() {
+        String src = """
+                local function count() return collectgarbage("count") end
+                local v = string.rep("x", 200000)
+                local w = {}
+                local counts = {}
+                for i = 1, 6 do
+                  v = i * 0.5
+                  counts[#counts + 1] = count()
+                  w = i
+                  counts[#counts + 1] = count()
+                end
+                print(v, w, counts[1] < counts[0 + 1] + 1)
+                local keep, acc = {}, 0
+                for i = 1, 1e6 do
+                  acc = acc + i * 0.5
+                  keep[#keep + 1] = string.rep("y", 1000 + i)
+                end
+                """;
+        var o = sameWithCalls("walk.lua", src, Limits.defaults().withMemory(8L << 20));
+        assertTrue(o.error() != null && o.error().contains("memory limit exceeded"), o.error());
+        var c = CompiledTierTest.run(COMPILED, "walk2.lua", """
+                local function count() collectgarbage("collect"); return collectgarbage("count") end
+                local v = string.rep("x", 200000)
+                local before = count()
+                for i = 1, 3 do v = i * 0.5; print(count() < before - 100) end
+                """.getBytes(), Limits.defaults());
+        assertEquals("true\ntrue\ntrue\n", c.output());
     }
 }

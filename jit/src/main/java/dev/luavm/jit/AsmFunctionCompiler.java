@@ -54,6 +54,18 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         return TypedRegions.find(p).size();
     }
 
+    /** Whether {@link #compile(Prototype, String)} keeps the typed loop copies of {@code p} (some form with them fits). */
+    public boolean keepsTypedLoops(Prototype p) {
+        java.util.List<TypedRegions.Region> all = TypedRegions.find(p);
+        if (all.isEmpty()) return false;
+        for (int l = 2; l >= 0; l--) {
+            for (int shared = 0; shared <= 1; shared++) {
+                if (generate(p, "dev/luavm/gen/Probe", l, all, false, shared == 1) != null) return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public byte[] compile(Prototype p, String internalName) {
         return compile(p, internalName, 2);
@@ -74,22 +86,35 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             if (op == OpCode.SETLIST && ((code[pc] >>> 14) & 0x1FF) == 0) return null;
         }
         // typed loop copies are worth more than inline paths where they apply, but only in a
-        // method HotSpot compiles; without them the levels are tried again, the last at any size.
+        // method HotSpot compiles; at each inline level all copies are tried, then only those of
+        // loops without generic instructions (calls and the like, which make a copy larger and
+        // gain less), then the levels are tried again without copies, the last at any size.
         // At each level, direct calls first with their code after each call, then with one shared copy.
-        boolean typed = !TypedRegions.find(p).isEmpty();
-        for (int t = typed ? 1 : 0; t >= 0; t--) {
-            for (int l = level; l >= 0; l--) {
+        java.util.List<TypedRegions.Region> all = TypedRegions.find(p);
+        java.util.List<TypedRegions.Region> pure = new java.util.ArrayList<>();
+        for (TypedRegions.Region r : all) if (!r.generic) pure.add(r);
+        java.util.List<java.util.List<TypedRegions.Region>> sets = new java.util.ArrayList<>();
+        if (!all.isEmpty()) sets.add(all);
+        if (!pure.isEmpty() && pure.size() < all.size()) sets.add(pure);
+        for (int l = level; l >= 0; l--) {
+            for (java.util.List<TypedRegions.Region> set : sets) {
                 for (int shared = 0; shared <= 1; shared++) {
-                    byte[] b = generate(p, internalName, l, t == 1, t == 0 && l == 0 && shared == 1, shared == 1);
+                    byte[] b = generate(p, internalName, l, set, false, shared == 1);
                     if (b != null) return b;
                 }
+            }
+        }
+        for (int l = level; l >= 0; l--) {
+            for (int shared = 0; shared <= 1; shared++) {
+                byte[] b = generate(p, internalName, l, java.util.List.of(), l == 0 && shared == 1, shared == 1);
+                if (b != null) return b;
             }
         }
         return null;
     }
 
     /** The class, or null when its run method is over the JVM's 64 KiB or, unless {@code anySize}, {@link #INLINE_LIMIT}. */
-    private byte[] generate(Prototype p, String internalName, int level, boolean typed, boolean anySize,
+    private byte[] generate(Prototype p, String internalName, int level, java.util.List<TypedRegions.Region> typed, boolean anySize,
             boolean sharedCalls) {
         int[] code = p.code;
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
@@ -107,7 +132,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         init.visitMaxs(0, 0);
         init.visitEnd();
         Body body = new Body(cw.visitMethod(0, "run", RUN, null, null), code, level > 0 ? p.constants : null,
-                level > 1, typed ? TypedRegions.find(p) : java.util.List.of(), p, sharedCalls);
+                level > 1, typed, p, sharedCalls);
         body.emit();
         cw.visitEnd();
         if (!anySize && body.size > INLINE_LIMIT) return null;
@@ -144,7 +169,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             this.at = new Label[code.length];
             for (int i = 0; i < at.length; i++) at[i] = new Label();
             this.inline = constants == null ? null : new InlineOps(mv, at, bad, exit0, dispatch, constants, full);
-            for (TypedRegions.Region r : typed) regions.put(r.head, new RegionEmitter(mv, p, at, r));
+            for (TypedRegions.Region r : typed) regions.put(r.head, new RegionEmitter(mv, p, at, r, this::genericCopy));
             this.calls = new DirectCalls(mv, exit0, L_ST, L_CO, L_F, L_GAS, L_ROOM, L_R, () -> {
                 if (inline != null) inline.reloadStack();
             }, sharedCalls ? dispatch : null);
@@ -305,10 +330,24 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         }
 
         private void instruction(int pc) {
+            mv.visitLabel(at[pc]);
+            instruction(pc, label(pc + 1));
+        }
+
+        /**
+         * A typed loop copy's second copy of the generic code of {@code pc} (an instruction that
+         * falls through), going on at {@code next} (its re-entry into the typed copy).
+         */
+        private void genericCopy(int pc, Label next) {
+            instruction(pc, next);
+            mv.visitJumpInsn(GOTO, next);
+        }
+
+        /** The code of instruction {@code pc}; a call that completed goes on at {@code next}, others fall through. */
+        private void instruction(int pc, Label next) {
             int i = code[pc];
             OpCode op = OpCode.of(i & 0x3F);
             int sbx = (i >>> 14) - 131071;
-            mv.visitLabel(at[pc]);
             if (op.gas != 0) {
                 mv.visitLdcInsn((long) op.gas);
                 addGas();
@@ -367,7 +406,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 case CALL -> {
                     safepoint();
                     op("call", i, pc);
-                    calls.afterCall(label(pc + 1));
+                    calls.afterCall(next);
                 }
                 case TAILCALL -> {
                     extraGas("tailcallGas", false, i, true);

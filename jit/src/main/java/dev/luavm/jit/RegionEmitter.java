@@ -37,12 +37,20 @@ import static dev.luavm.jit.TypedRegions.sbx;
  * <p>Leaving: wherever the interpreter's own path is needed (a boxed operand of another type
  * than assumed, integer division by zero, a table read that might call {@code __index}, a
  * store outside an existing array slot, a mixed for loop) and at every exit of the loop, the
- * typed copy <em>spills</em> (boxes every unboxed register into {@code co.stack}) and jumps to
- * the generic label of that pc, before adding that instruction's gas: the generic code then does
- * the whole instruction, errors and metamethods included. A safepoint spills before it charges
- * (the charge may end the run). Since a region never calls, allocates a Lua-visible object or
- * yields, nothing else can look at the registers while some of them live only in JVM locals:
- * the memory walk and the collector never run inside a region.
+ * typed copy <em>spills</em> (boxes the registers whose local is newer than {@code co.stack}:
+ * see {@link #dirty}) and jumps to the generic label of that pc, before adding that
+ * instruction's gas: the generic code then does the whole instruction, errors and metamethods
+ * included. A safepoint spills before it charges (the charge may end the run).
+ *
+ * <p>Generic instructions inside the loop (a call, GETTABUP, SELF, ...: {@link
+ * TypedRegions#generic}) spill the same way, then run a copy of the generic code of that
+ * instruction (gas, safepoint, direct call included) whose fall-through re-enters the typed
+ * copy after it, through guards on the registers it may have written or a callee may have
+ * changed through an open upvalue. So nothing but the typed copy's own arithmetic runs while a
+ * number lives only in a JVM local: a call, an allocation, a metamethod, the memory walk, an
+ * error or a yield always finds {@code co.stack} as the interpreter has it. A call that does
+ * not come back here (a frame pushed for the dispatcher, a yield, the direct-call depth bound)
+ * is resumed later through the entry switch, in the generic code at the next pc.
  */
 final class RegionEmitter implements Opcodes {
     private static final String RT = dev.luavm.vm.tier.FunctionCompiler.RUNTIME;
@@ -64,7 +72,21 @@ final class RegionEmitter implements Opcodes {
     private final List<Runnable> stubCode = new ArrayList<>();
     final Label enter = new Label();
 
-    RegionEmitter(MethodVisitor mv, Prototype p, Label[] at, TypedRegions.Region r) {
+    /** Emits the generic code of one instruction, its fall-through going to the given label instead of the next pc's. */
+    interface GenericCode {
+        void emit(int pc, Label next);
+    }
+
+    private final GenericCode generic;
+    /** registers a typed copy's JVM local may hold newer than co.stack, before each pc (see {@link #dirty}) */
+    private boolean[][] dirty;
+    private final boolean[] captured;
+    /** the dirty set after the instruction being emitted (what its exits and safepoint box) */
+    private boolean[] dOut;
+
+    RegionEmitter(MethodVisitor mv, Prototype p, Label[] at, TypedRegions.Region r, GenericCode generic) {
+        this.generic = generic;
+        this.captured = TypedRegions.captured(p);
         this.mv = mv;
         this.p = p;
         this.code = p.code;
@@ -107,13 +129,133 @@ final class RegionEmitter implements Opcodes {
             }
         }
         mv.visitJumpInsn(GOTO, typed[0]);
+        dirty = dirty();
         for (int pc = r.head; pc <= r.end; pc++) {
             mv.visitLabel(typed[pc - r.head]);
             if (in(pc) == null) continue; // unreachable from the head: never jumped to
+            if (TypedRegions.generic(p, pc)) {
+                genericInstruction(pc, in(pc));
+                continue;
+            }
             instruction(pc, in(pc));
             // every instruction ends in a jump; nothing falls through
         }
         for (int k = 0; k < stubCode.size(); k++) stubCode.get(k).run();
+    }
+
+    /**
+     * Which typed registers may hold, in their JVM local, a value not yet boxed into
+     * {@code co.stack}, before each pc of the region: a typed write makes a register dirty, a
+     * generic instruction (which boxes the dirty ones first and reloads what it may change)
+     * makes all clean; merges are unions, and the head also gets what the back-edges carry.
+     * Boxing only dirty registers before a generic instruction keeps {@code co.stack} exactly
+     * the interpreter's there (each number is boxed once per definition, as the generic code
+     * does) without re-boxing unchanged ones.
+     */
+    private boolean[][] dirty() {
+        int n = r.end - r.head + 1;
+        int m = r.entry.length;
+        boolean[][] d = new boolean[n][];
+        d[0] = new boolean[m];
+        int[] succ = new int[2];
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int pc = r.head; pc <= r.end; pc++) {
+                boolean[] di = d[pc - r.head];
+                if (di == null || in(pc) == null) continue;
+                boolean[] o = dirtyAfter(pc, di);
+                int k = TypedRegions.transfer(p, pc, in(pc).clone(), null, null, succ);
+                for (int j = 0; j < k; j++) {
+                    int t = succ[j];
+                    if (!r.contains(t)) continue;
+                    boolean[] dt = d[t - r.head];
+                    if (dt == null) {
+                        d[t - r.head] = o.clone();
+                        changed = true;
+                        continue;
+                    }
+                    for (int x = 0; x < m; x++) {
+                        if (o[x] && !dt[x]) {
+                            dt[x] = true;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        return d;
+    }
+
+    /** The dirty set after instruction {@code pc} (generic: all boxed; others: what they write). */
+    private boolean[] dirtyAfter(int pc, boolean[] before) {
+        boolean[] o = before.clone();
+        int i = code[pc];
+        if (TypedRegions.generic(p, pc)) {
+            Arrays.fill(o, false);
+            return o;
+        }
+        int a = a(i);
+        switch (TypedRegions.op(i)) {
+            case LOADNIL -> {
+                for (int x = a; x <= a + b(i) && x < o.length; x++) o[x] = true;
+            }
+            case FORLOOP -> {
+                o[a] = true;
+                o[a + 3] = true;
+            }
+            case EQ, LT, LE, TEST, JMP -> { }
+            default -> o[a] = true;
+        }
+        return o;
+    }
+
+    /**
+     * An instruction without a typed form: box the registers whose local is newer than
+     * {@code co.stack} (all of the interpreter's registers are then in place for the callee,
+     * metamethods, errors, the memory walk and a yield), run the generic code of that
+     * instruction (gas, safepoint, direct call included), and if it comes back here rather
+     * than leaving for the dispatcher, re-enter the copy after it: registers the instruction
+     * may have written, or a callee may have changed through an open upvalue, are type-checked
+     * and reloaded (a failed check goes on in the generic code, everything being boxed); the
+     * others still hold in their locals what {@code co.stack} holds. A caller resumed later
+     * (after a yield, a frame pushed, a deep call) comes back through the entry switch into
+     * the generic code at the next pc.
+     */
+    private void genericInstruction(int pc, byte[] s) {
+        spill(s, dirty[pc - r.head]);
+        Label back = new Label();
+        generic.emit(pc, back);
+        mv.visitLabel(back);
+        int next = pc + 1;
+        byte[] t = r.contains(next) ? in(next) : null;
+        if (t == null) {
+            mv.visitJumpInsn(GOTO, at[next]);
+            return;
+        }
+        byte[] o = s.clone();
+        TypedRegions.transfer(p, pc, o, null, null, new int[2]);
+        boolean[] reload = new boolean[t.length];
+        for (int x = 0; x < t.length; x++) {
+            if (t[x] != INT && t[x] != FLT) continue;
+            reload[x] = o[x] != t[x] || s[x] != t[x] || captured[x] || TypedRegions.writes(p, pc, x);
+            if (!reload[x]) continue;
+            reg(x);
+            mv.visitMethodInsn(INVOKESTATIC, RT, t[x] == INT ? "isI" : "isF", "(" + CO + "I)Z", false);
+            mv.visitJumpInsn(IFEQ, at[next]);
+        }
+        for (int x = 0; x < t.length; x++) {
+            if (!reload[x]) continue;
+            reg(x);
+            if (t[x] == INT) {
+                mv.visitMethodInsn(INVOKESTATIC, RT, "geti", "(" + CO + "I)J", false);
+                mv.visitVarInsn(LSTORE, slotI(x));
+            } else {
+                mv.visitMethodInsn(INVOKESTATIC, RT, "getf", "(" + CO + "I)D", false);
+                mv.visitVarInsn(DSTORE, slotF(x));
+            }
+        }
+        mv.visitJumpInsn(GOTO, typed[next - r.head]);
     }
 
     // ---- small emitters
@@ -165,8 +307,9 @@ final class RegionEmitter implements Opcodes {
         }
     }
 
-    private void spill(byte[] s) {
-        for (int x = 0; x < s.length; x++) if (s[x] == INT || s[x] == FLT) box(x, s[x]);
+    /** Boxes the typed registers of {@code s} that {@code d} marks dirty (the others are already in co.stack). */
+    private void spill(byte[] s, boolean[] d) {
+        for (int x = 0; x < s.length; x++) if ((s[x] == INT || s[x] == FLT) && d[x]) box(x, s[x]);
     }
 
     /** Box what the successor keeps boxed. */
@@ -176,17 +319,18 @@ final class RegionEmitter implements Opcodes {
         }
     }
 
-    /** A label that spills {@code s} and continues with the generic code at {@code pc}. */
-    private Label exit(int pc, byte[] s) {
-        String key = pc + Arrays.toString(s);
+    /** A label that spills {@code s}'s dirty registers {@code d} and continues with the generic code at {@code pc}. */
+    private Label exit(int pc, byte[] s, boolean[] d) {
+        String key = pc + Arrays.toString(s) + Arrays.toString(d);
         Label l = stubs.get(key);
         if (l != null) return l;
         Label nl = new Label();
         stubs.put(key, nl);
         byte[] copy = s.clone();
+        boolean[] dc = d.clone();
         stubCode.add(() -> {
             mv.visitLabel(nl);
-            spill(copy);
+            spill(copy, dc);
             mv.visitJumpInsn(GOTO, pc >= 0 && pc < at.length ? at[pc] : at[r.head]);
         });
         return nl;
@@ -201,7 +345,7 @@ final class RegionEmitter implements Opcodes {
             transition(s, in(target));
             mv.visitJumpInsn(GOTO, typed[target - r.head]);
         } else {
-            mv.visitJumpInsn(GOTO, exit(target, s));
+            mv.visitJumpInsn(GOTO, exit(target, s, dOut));
         }
     }
 
@@ -212,7 +356,7 @@ final class RegionEmitter implements Opcodes {
         mv.visitVarInsn(LLOAD, L_ROOM);
         mv.visitInsn(LCMP);
         mv.visitJumpInsn(IFLT, skip);
-        spill(s);
+        spill(s, dOut);
         push(pc + 1);
         mv.visitVarInsn(ISTORE, L_PC);
         mv.visitVarInsn(ALOAD, L_ST);
@@ -273,7 +417,9 @@ final class RegionEmitter implements Opcodes {
         int i = code[pc];
         OpCode op = TypedRegions.op(i);
         int a = a(i);
-        java.util.function.Supplier<Label> leave = () -> exit(pc, s);
+        boolean[] dIn = dirty[pc - r.head];
+        dOut = dirtyAfter(pc, dIn);
+        java.util.function.Supplier<Label> leave = () -> exit(pc, s, dIn);
         byte[] o = s.clone();
         switch (op) {
             case MOVE -> {

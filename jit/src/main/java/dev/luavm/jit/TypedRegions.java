@@ -14,13 +14,14 @@ import java.util.TreeMap;
  *
  * <p>A region is an innermost loop: a numeric for loop (the pcs after its FORPREP up to its
  * FORLOOP) or a loop closed by a backward JMP (from its target to the jump). Every instruction
- * in it must be one the typed copy knows ({@link #supported}): moves, constants, arithmetic,
+ * in it must either have a typed form ({@link #supported}: moves, constants, arithmetic,
  * comparisons, tests, forward jumps, table reads by integer or constant string key, array-slot
- * writes. None of
- * them calls a function, allocates a Lua-visible object or runs a metamethod, so no collector,
- * memory walk, hook or yield can run while numbers live only in JVM locals (the typed copy
- * leaves the region first whenever the interpreter's path is needed: see
- * {@link RegionEmitter}).
+ * writes), none of which calls, allocates a Lua-visible object or runs a metamethod, or be one
+ * that falls through and runs through the generic code ({@link #generic}: calls, upvalue
+ * tables, method lookups, other table accesses, NEWTABLE, LEN, NOT). Before a generic
+ * instruction the typed copy boxes every register it changed since the last boxing, so the
+ * callee, metamethods, errors, the memory walk and a yield see exactly the interpreter's
+ * registers; see {@link RegionEmitter}.
  *
  * <p>Types: {@link #INT} (a Java long local), {@link #FLT} (a double local), {@link #ANY} (the
  * boxed register in {@code co.stack} is the value) and {@link #NONE} (not used by the region).
@@ -41,6 +42,8 @@ final class TypedRegions {
         final int head;
         final int end;
         final boolean isFor;
+        /** some instruction runs through the generic code ({@link TypedRegions#generic}) */
+        boolean generic;
         /** types on entry (the guards) and at the head */
         byte[] entry;
         /** state before each pc (index pc - head); null when unreachable from the head */
@@ -77,6 +80,42 @@ final class TypedRegions {
         return OpCode.of(i & 0x3F);
     }
 
+    /**
+     * Instructions a typed copy runs through the generic code (boxing back what it changed
+     * first and re-entering the copy after them): calls, upvalue tables, method lookups, table
+     * accesses by other keys, and the rest that falls through to the next pc.
+     */
+    static boolean generic(Prototype p, int pc) {
+        int i = p.code[pc];
+        return switch (op(i)) {
+            case GETTABUP, SETTABUP, SETUPVAL, SELF, CALL, NEWTABLE, LEN, NOT -> true;
+            case GETTABLE -> !intKey(p, c(i)) && !(p.constants[c(i) & 0xFF] instanceof dev.luavm.value.LuaString);
+            case SETTABLE -> !intKey(p, b(i));
+            default -> false;
+        };
+    }
+
+    /** Whether a generic instruction may write register {@code x} (results; a call: everything from A up). */
+    static boolean writes(Prototype p, int pc, int x) {
+        int i = p.code[pc];
+        int a = a(i);
+        return switch (op(i)) {
+            case SETTABLE, SETTABUP, SETUPVAL -> false;
+            case SELF -> x == a || x == a + 1;
+            case CALL -> x >= a;
+            default -> x == a;
+        };
+    }
+
+    /** Registers of {@code p} captured by its closures (open upvalues: a callee may read or write them). */
+    static boolean[] captured(Prototype p) {
+        boolean[] out = new boolean[p.maxStackSize + 1];
+        for (Prototype q : p.protos) {
+            for (Prototype.UpvalueDesc u : q.upvalues) if (u.inStack() && u.index() < out.length) out[u.index()] = true;
+        }
+        return out;
+    }
+
     static boolean isArith(OpCode op) {
         return op.ordinal() >= OpCode.ADD.ordinal() && op.ordinal() <= OpCode.SHR.ordinal();
     }
@@ -107,6 +146,7 @@ final class TypedRegions {
             if (r.head <= last || !supported(p, r)) continue;
             if (global == null) global = global(p);
             infer(p, r, global);
+            for (int pc = r.head; pc <= r.end; pc++) r.generic |= generic(p, pc);
             out.add(r);
             last = r.end;
         }
@@ -132,12 +172,7 @@ final class TypedRegions {
             OpCode op = op(i);
             switch (op) {
                 case MOVE, LOADK, LOADBOOL, LOADNIL, GETUPVAL, TEST -> { }
-                case GETTABLE -> {
-                    if (!intKey(p, c(i)) && !(p.constants[c(i) & 0xFF] instanceof dev.luavm.value.LuaString)) return false;
-                }
-                case SETTABLE -> {
-                    if (!intKey(p, b(i))) return false;
-                }
+                case GETTABLE, SETTABLE, GETTABUP, SETTABUP, SETUPVAL, SELF, CALL, NEWTABLE, LEN, NOT -> { }
                 case ADD, SUB, MUL, MOD, POW, DIV, IDIV, BAND, BOR, BXOR, SHL, SHR, EQ, LT, LE -> {
                     if (!numeric(p, b(i)) || !numeric(p, c(i))) return false;
                     numericWork = true;
@@ -341,11 +376,16 @@ final class TypedRegions {
                 for (int x = a; x <= a + b(i); x++) def(s, used, x, ANY);
             }
             case GETTABLE -> {
+                if (generic(p, pc)) {
+                    def(s, used, a, ANY);
+                    break;
+                }
                 want(s, demand, used, b(i), ANY);
                 wantRk(s, demand, used, c(i), INT);
                 def(s, used, a, ANY);
             }
             case SETTABLE -> {
+                if (generic(p, pc)) break;
                 want(s, demand, used, a, ANY);
                 wantRk(s, demand, used, b(i), INT);
                 if (used != null && c(i) <= 0xFF) used[c(i)] = true;
@@ -419,6 +459,16 @@ final class TypedRegions {
                 alt = pc + 1 + sbx(i) + 1;
             }
             case RETURN, TAILCALL -> next = -1;
+            case GETTABUP, NEWTABLE, LEN, NOT -> def(s, used, a, ANY);
+            case SELF -> {
+                def(s, used, a, ANY);
+                def(s, used, a + 1, ANY);
+            }
+            case SETTABUP, SETUPVAL -> { }
+            case CALL -> {
+                for (int x = a; x < s.length; x++) s[x] = ANY;
+                if (used != null) used[a] = true;
+            }
             case TFORLOOP -> {
                 s[a] = ANY;
                 alt = pc + 1 + sbx(i);
