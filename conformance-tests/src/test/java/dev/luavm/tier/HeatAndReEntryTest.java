@@ -63,6 +63,19 @@ class HeatAndReEntryTest {
     }
 
     @Test
+    void aClosureMadeAfterItsPrototypeWasCompiledRunsCompiledFromItsFirstCall() {
+        // probe(): compiled run frames on the Java stack (DirectCallsTest)
+        String src = """
+                local function mk() return function() return probe() end end
+                for i = 1, 600 do mk()() end
+                local b = probe()
+                print(mk()() - b)
+                """;
+        Outcome a = run(LuaVM.builder().tier(Tier.AUTO).build(), src, Limits.defaults());
+        assertEquals("1\n", a.output(), String.valueOf(a.error()));
+    }
+
+    @Test
     void heatIsPerSandboxAndACachedChunkHeatsTheSameCellsRunAfterRun() {
         LuaVM vm = LuaVM.builder().tier(Tier.AUTO).build();
         String src = "local function f(x) return x + 1 end local s = 0 for i = 1, 100 do s = f(s) end print(s)";
