@@ -16,13 +16,17 @@ public final class LuaClosure extends LuaFunction {
     public final Upvalue[] upvals;
     /** last closure made for each nested prototype; lazily allocated */
     public LuaClosure[] childCache;
-    /** compiled tier: entries into this closure's frames (and weighted loop safepoints), counted to a threshold */
-    public int heat;
-    /** compiled tier: this closure's compiled code once looked up (dev.luavm.vm.Tiering), or its refusal */
-    public Object jit;
+    /** compiled tier: its prototype's heat and code in this sandbox, shared by the prototype's closures ({@link Heat}) */
+    public final Heat heat;
 
+    /** A closure with a heat cell of its own (a bare prototype outside any sandbox's tree). */
     public LuaClosure(Prototype proto, Upvalue[] upvals) {
+        this(proto, upvals, new Heat());
+    }
+
+    public LuaClosure(Prototype proto, Upvalue[] upvals, Heat heat) {
         this.proto = proto;
         this.upvals = upvals;
+        this.heat = heat;
     }
 }

@@ -456,7 +456,7 @@ final class Calls {
             Prototype.UpvalueDesc d = uv[j];
             ups[j] = d.inStack() ? co.findUpvalue(base + d.index()) : cl.upvals[d.index()];
         }
-        LuaClosure c = new LuaClosure(np, ups);
+        LuaClosure c = new LuaClosure(np, ups, cl.heat.child(cl.proto, idx));
         if (cache == null) {
             st.memory.charge((long) cl.proto.protos.length * Sizes.REF);
             cache = new LuaClosure[cl.proto.protos.length];

@@ -73,10 +73,15 @@ final class Interpreter {
 
     /** Runs until the FRESH frame on top at entry (or pushed by the caller) completes. */
     static void execute(LuaState st, LuaError pendingError) {
+        execute(st, pendingError, 0, st.gas.room());
+    }
+
+    /** As {@link #execute(LuaState, LuaError)}, continuing with a gas counter and room handed over (ReEntry). */
+    static void execute(LuaState st, LuaError pendingError, long gas0, long room0) {
         final GasMeter meter = st.gas;
         LuaError pending = pendingError;
-        long gas = 0;
-        long gasRoom = meter.room();
+        long gas = gas0;
+        long gasRoom = room0;
         Coroutine co = null;
         CallFrame f = null;
         int pc = -1;
@@ -106,7 +111,7 @@ final class Interpreter {
                     continue;
                 }
                 final LuaClosure cl = f.closure;
-                if (++cl.heat >= st.tierAt) { // compiled tier (Tiering): runs this frame until it changes
+                if (++cl.heat.count >= st.tierAt) { // compiled tier (Tiering): runs this frame until it changes
                     TierSupport jit = Tiering.code(st, cl);
                     if (jit != null) {
                         pc = -1; // compiled code keeps f.pc

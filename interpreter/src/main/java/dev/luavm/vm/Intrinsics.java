@@ -247,7 +247,7 @@ final class Intrinsics {
         st.memory.charge(Sizes.CLOSURE_HEADER + n * (Sizes.REF + Sizes.UPVALUE));
         Upvalue[] ups = new Upvalue[n];
         for (int i = 0; i < n; i++) ups[i] = Upvalue.closed(i == 0 ? env : null);
-        return new LuaClosure(p, ups);
+        return new LuaClosure(p, ups, st.heatOf(p));
     }
 
     /** Unused helper kept for symmetry with InstallContext.newTable. */

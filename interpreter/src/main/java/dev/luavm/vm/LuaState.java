@@ -91,6 +91,8 @@ public final class LuaState {
     Tiering tiering;
     /** a closure's {@code heat} (entries) at which it is compiled; MAX_VALUE: never */
     int tierAt = Integer.MAX_VALUE;
+    /** compiled tier: the heat cells of the main prototypes this state bound (weak: a dropped chunk's go with it) */
+    private final java.util.Map<dev.luavm.bytecode.Prototype, dev.luavm.value.Heat> heatRoots = new java.util.WeakHashMap<>();
     /** instructions this sandbox may still have compiled ({@link Tiering#SANDBOX_BUDGET}) */
     int tierBudget = Tiering.SANDBOX_BUDGET;
     /** the dispatch loop's gas counter and room, handed to and back from compiled code */
@@ -182,6 +184,11 @@ public final class LuaState {
     /** A main closure for {@code p} whose {@code _ENV} is {@code env}. */
     public LuaClosure bind(Prototype p, Object env) {
         return Intrinsics.bind(this, p, env);
+    }
+
+    /** This state's heat cell for main prototype {@code p} (one per prototype: each run of a cached chunk heats the same cells). */
+    dev.luavm.value.Heat heatOf(dev.luavm.bytecode.Prototype p) {
+        return heatRoots.computeIfAbsent(p, q -> new dev.luavm.value.Heat());
     }
 
     /** Compiles {@code source} (text only; its work and heap charged to this state) and binds it to the globals. */
@@ -329,7 +336,10 @@ public final class LuaState {
                 }
                 pending = e;
             }
-            if (!done) Interpreter.execute(this, pending);
+            if (!done) {
+                if (pending == null) ReEntry.run(this, co); // compiled callee: its run without a nested loop
+                else Interpreter.execute(this, pending);
+            }
         } catch (StackOverflowError so) {
             // the Java stack ran out while the nested loop was unwinding an error: drop what it
             // left above this call and raise the overflow here, one re-entry lower

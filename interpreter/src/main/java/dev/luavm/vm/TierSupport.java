@@ -2,6 +2,7 @@ package dev.luavm.vm;
 
 import dev.luavm.bytecode.OpCode;
 import dev.luavm.meter.GasMeter;
+import dev.luavm.value.Heat;
 import dev.luavm.value.LuaClosure;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -141,15 +142,16 @@ abstract class TierSupport {
         CallFrame nf = fs[n - 1];
         if (fs[n - 2] != f || nf.kind != CallFrame.LUA || (nf.flags & ~CallFrame.TAIL) != 0) return null;
         LuaClosure cl = nf.closure;
-        if (cl.heat + 1 < st.tierAt) return null;
-        if (cl.jit instanceof TierSupport t) {
-            cl.heat = st.tierAt; // what Tiering.code leaves
+        Heat h = cl.heat;
+        if (h.count + 1 < st.tierAt) return null;
+        if (h.jit instanceof TierSupport t) {
+            h.count = st.tierAt; // what Tiering.code leaves
             return t;
         }
         TierSupport t = Tiering.code(st, cl);
         // declined (heat now MIN_VALUE): the loop counts this entry again, so take it back first
         // (wrapping: its ++ then leaves MIN_VALUE, as its own path does)
-        if (t == null) cl.heat--;
+        if (t == null) h.count--;
         return t;
     }
 
