@@ -27,7 +27,9 @@ module dev.luavm {
 
     // the VM's innards, for the standard library's bundles only
     exports dev.luavm.lib to dev.luavm.stdlib;
-    exports dev.luavm.value to dev.luavm.stdlib;
+    exports dev.luavm.value to dev.luavm.stdlib, dev.luavm.jit;
+    // the prototypes the code generator reads (FunctionCompiler.compile's argument)
+    exports dev.luavm.bytecode to dev.luavm.jit;
     exports dev.luavm.vm to dev.luavm.stdlib;
     exports dev.luavm.meter to dev.luavm.stdlib;
 

@@ -107,7 +107,7 @@ class ApprovedStoreTest {
         int midWrite = 0;   // kills that left a temporary file: the writer died between writing and renaming
         for (int round = 0; round < kills; round++) {
             Path out = dir.resolveSibling(dir.getFileName() + "-writer-" + round + ".out");
-            Process p = new ProcessBuilder(javaCommand(), "-cp", System.getProperty("java.class.path"),
+            Process p = new ProcessBuilder(javaCommand(), "-cp", childClassPath(),
                     StoreWriterMain.class.getName(), dir.toString(), "r" + round)
                     .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             int target = 3 + random.nextInt(12);
@@ -166,4 +166,11 @@ class ApprovedStoreTest {
         return ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
+
+    /** The test's class path, with the module path when surefire runs the module's tests on it (the child runs on the class path). */
+    private static String childClassPath() {
+        String mp = System.getProperty("jdk.module.path");
+        String cp = System.getProperty("java.class.path");
+        return mp == null || mp.isEmpty() ? cp : mp + java.io.File.pathSeparator + cp;
+    }
 }

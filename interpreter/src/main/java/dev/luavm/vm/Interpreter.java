@@ -191,11 +191,8 @@ final class Interpreter {
                                     continue;
                                 }
                             }
-                            f.pc = pc;
-                            Object v = Meta.index(st, t, key, true, VmError.OP_B);
-                            if (v == Calls.PENDING) continue outer;
+                            if (TierSupport.index(st, co, f, pc, t, key, ra) < 0) continue outer;
                             stack = co.stack;
-                            stack[ra] = v;
                             continue;
                         }
                         case OP_GETTABLE: {
@@ -214,11 +211,8 @@ final class Interpreter {
                                     continue;
                                 }
                             }
-                            f.pc = pc;
-                            Object v = Meta.index(st, t, key, true, VmError.OP_B);
-                            if (v == Calls.PENDING) continue outer;
+                            if (TierSupport.index(st, co, f, pc, t, key, ra) < 0) continue outer;
                             stack = co.stack;
-                            stack[ra] = v;
                             continue;
                         }
                         case OP_SETTABUP: {
@@ -233,8 +227,7 @@ final class Interpreter {
                                 tt.putStr(s, val);
                                 continue;
                             }
-                            f.pc = pc;
-                            if (Meta.setIndex(st, t, key, val, true, VmError.OP_A) == Calls.PENDING) continue outer;
+                            if (TierSupport.setIndex(st, f, pc, t, key, val) < 0) continue outer;
                             stack = co.stack;
                             continue;
                         }
@@ -262,8 +255,7 @@ final class Interpreter {
                                     continue;
                                 }
                             }
-                            f.pc = pc;
-                            if (Meta.setIndex(st, t, key, val, true, VmError.OP_A) == Calls.PENDING) continue outer;
+                            if (TierSupport.setIndex(st, f, pc, t, key, val) < 0) continue outer;
                             stack = co.stack;
                             continue;
                         }
@@ -287,11 +279,8 @@ final class Interpreter {
                                     continue;
                                 }
                             }
-                            f.pc = pc;
-                            Object v = Meta.index(st, t, key, true, VmError.OP_B);
-                            if (v == Calls.PENDING) continue outer;
+                            if (TierSupport.index(st, co, f, pc, t, key, ra) < 0) continue outer;
                             stack = co.stack;
-                            stack[ra] = v;
                             continue;
                         }
                         case OP_ADD:
@@ -364,11 +353,8 @@ final class Interpreter {
                                     default: break;
                                 }
                             }
-                            f.pc = pc;
-                            Object v = Meta.arith(st, op, x, y, true);
-                            if (v == Calls.PENDING) continue outer;
+                            if (TierSupport.metaArith(st, co, f, pc, op, x, y, ra) < 0) continue outer;
                             stack = co.stack;
-                            stack[ra] = v;
                             continue;
                         }
                         case OP_UNM: {
@@ -383,11 +369,8 @@ final class Interpreter {
                                 stack[ra] = -d;
                                 continue;
                             }
-                            f.pc = pc;
-                            Object v = Meta.arith(st, op, x, x, true);
-                            if (v == Calls.PENDING) continue outer;
+                            if (TierSupport.metaArith(st, co, f, pc, op, x, x, ra) < 0) continue outer;
                             stack = co.stack;
-                            stack[ra] = v;
                             continue;
                         }
                         case OP_BNOT: {
@@ -398,19 +381,15 @@ final class Interpreter {
                                 stack[ra] = ~l;
                                 continue;
                             }
-                            f.pc = pc;
-                            Object v = Meta.arith(st, op, x, x, true);
-                            if (v == Calls.PENDING) continue outer;
+                            if (TierSupport.metaArith(st, co, f, pc, op, x, x, ra) < 0) continue outer;
                             stack = co.stack;
-                            stack[ra] = v;
                             continue;
                         }
                         case OP_NOT: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
-                            stack[ra] = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx)
-                                    ? Boolean.TRUE : Boolean.FALSE;
+                            stack[ra] = TierSupport.falsy(x) ? Boolean.TRUE : Boolean.FALSE;
                             continue;
                         }
                         case OP_LEN: {
@@ -425,21 +404,13 @@ final class Interpreter {
                                 stack[ra] = t.length();
                                 continue;
                             }
-                            f.pc = pc;
-                            Object v = Meta.len(st, x, true);
-                            if (v == Calls.PENDING) continue outer;
+                            if (TierSupport.metaLen(st, co, f, pc, x, ra) < 0) continue outer;
                             stack = co.stack;
-                            stack[ra] = v;
                             continue;
                         }
                         case OP_CONCAT: {
-                            final int i = operands[pc - 1];
-                            final int ra = base + ((i >>> 6) & 0xFF);
-                            f.pc = pc;
-                            Object v = Meta.concat(st, co, base + (i >>> 23), base + ((i >>> 14) & 0x1FF));
-                            if (v == Calls.PENDING) continue outer;
+                            if (TierSupport.concat(st, co, f, base, operands[pc - 1], pc) < 0) continue outer;
                             stack = co.stack;
-                            stack[ra] = v;
                             continue;
                         }
                         case OP_JMP: {
@@ -477,17 +448,11 @@ final class Interpreter {
                                 double u = dx;
                                 double w = dy;
                                 res = op == 31 ? u == w : op == 32 ? u < w : u <= w;
-                            } else if (op == 31 && (x == y || x == null || y == null || x instanceof Boolean)) {
-                                res = x == y || (x != null && x.equals(y));
-                            } else if (op == 31 && x instanceof LuaString xs) {
-                                res = y instanceof LuaString ys && xs.equals(ys, meter); // long compares charged
                             } else {
-                                f.pc = pc;
-                                Object v = op == 31 ? Meta.equals(st, x, y, true)
-                                        : op == 32 ? Meta.lessThan(st, x, y, true) : Meta.lessEqual(st, x, y, true);
-                                if (v == Calls.PENDING) continue outer;
+                                int r = TierSupport.compareSlow(st, f, pc, op, x, y);
+                                if (r < 0) continue outer;
                                 stack = co.stack;
-                                res = (Boolean) v;
+                                res = r != 0;
                             }
                             if (res != (((i >>> 6) & 0xFF) != 0)) pc++;
                             continue;
@@ -495,17 +460,14 @@ final class Interpreter {
                         case OP_TEST: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
-                            Object x = stack[ra];
-                            boolean falsy = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx);
-                            if (falsy == (((i >>> 14) & 0x1FF) != 0)) pc++;
+                            if (TierSupport.falsy(stack[ra]) == (((i >>> 14) & 0x1FF) != 0)) pc++;
                             continue;
                         }
                         case OP_TESTSET: {
                             final int i = operands[pc - 1];
                             final int ra = base + ((i >>> 6) & 0xFF);
                             Object x = stack[base + (i >>> 23)];
-                            boolean falsy = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx);
-                            if (falsy == (((i >>> 14) & 0x1FF) != 0)) pc++;
+                            if (TierSupport.falsy(x) == (((i >>> 14) & 0x1FF) != 0)) pc++;
                             else stack[ra] = x;
                             continue;
                         }
@@ -521,7 +483,7 @@ final class Interpreter {
                             }
                             f.pc = pc;
                             Object fn = stack[ra];
-                            if (fn instanceof LuaClosure ncl) {
+                            if (fn instanceof LuaClosure ncl) { // inline, as TierSupport.call: through a call fib measured 10% slower
                                 Calls.pushLua(st, co, ncl, ra, co.top - ra - 1, ((i >>> 14) & 0x1FF) - 1, 0);
                                 continue outer;
                             }
@@ -533,37 +495,15 @@ final class Interpreter {
                         }
                         case OP_TAILCALL: {
                             final int i = operands[pc - 1];
-                            final int ra = base + ((i >>> 6) & 0xFF);
-                            int b = i >>> 23;
-                            if (b != 0) co.top = ra + b;
-                            else if (co.top - ra - 1 > Calls.FREE_VALUES) gas += co.top - ra - 1 - Calls.FREE_VALUES; // args moved down
+                            gas += TierSupport.tailcallGas(co, base, i); // args moved down
                             if (gas >= gasRoom) {
                                 meter.charge(gas);
                                 gas = 0;
                                 gasRoom = meter.room();
                             }
-                            f.pc = pc;
-                            Object fn = stack[ra];
-                            if (fn instanceof LuaClosure ncl) {
-                                if (co.openUpvals != null) co.closeUpvalues(base);
-                                int nargs = co.top - ra - 1;
-                                int func = f.func;
-                                co.ensureStack(func + 1 + nargs + ncl.proto.maxStackSize + Coroutine.EXTRA_STACK);
-                                stack = co.stack;
-                                System.arraycopy(stack, ra, stack, func, nargs + 1);
-                                int flags = f.flags | CallFrame.TAIL;
-                                int aux = f.aux;
-                                int nres = f.nresults;
-                                co.nframes--;
-                                CallFrame nf = Calls.pushLua(st, co, ncl, func, nargs, nres, flags);
-                                nf.aux = aux;
-                                continue outer;
-                            }
-                            if (Calls.precall(st, co, ra, co.top - ra - 1, -1, 0, f)) {
-                                stack = co.stack;
-                                continue;
-                            }
-                            continue outer;
+                            if (TierSupport.tailcall(st, co, f, base, i, pc) < 0) continue outer;
+                            stack = co.stack;
+                            continue;
                         }
                         case OP_RETURN: {
                             final int i = operands[pc - 1];
@@ -576,6 +516,7 @@ final class Interpreter {
                                 gas = 0;
                                 gasRoom = meter.room();
                             }
+                            // inline, as TierSupport.ret: through a call fib measured 4% slower
                             if (co.openUpvals != null) co.closeUpvalues(base);
                             int dst = f.func;
                             int want = f.nresults;
@@ -603,21 +544,18 @@ final class Interpreter {
                             Object o = stack[ra];
                             if (o instanceof Long lo) {
                                 long idx = lo;
-                                long limit = (Long) stack[ra + 1];
                                 long step = (Long) stack[ra + 2];
-                                if (step > 0 ? Long.compareUnsigned(limit - idx, step) >= 0
-                                        : step < 0 ? Long.compareUnsigned(idx - limit, -step) >= 0 : true) {
+                                if (TierSupport.forI(idx, (Long) stack[ra + 1], step)) {
                                     Long v = idx + step;
                                     stack[ra] = v;
                                     stack[ra + 3] = v;
                                     pc += (i >>> 14) - 131071;
                                 }
                             } else {
+                                double idx = (Double) o;
                                 double step = (Double) stack[ra + 2];
-                                double idx = (Double) o + step;
-                                double limit = (Double) stack[ra + 1];
-                                if (0 < step ? idx <= limit : limit <= idx) {
-                                    Double v = idx;
+                                if (TierSupport.forF(idx, (Double) stack[ra + 1], step)) {
+                                    Double v = idx + step;
                                     stack[ra] = v;
                                     stack[ra + 3] = v;
                                     pc += (i >>> 14) - 131071;
@@ -643,23 +581,15 @@ final class Interpreter {
                         }
                         case OP_TFORCALL: {
                             final int i = operands[pc - 1];
-                            final int ra = base + ((i >>> 6) & 0xFF);
-                            int cb = ra + 3;
-                            stack[cb + 2] = stack[ra + 2];
-                            stack[cb + 1] = stack[ra + 1];
-                            stack[cb] = stack[ra];
-                            co.top = cb + 3;
+                            TierSupport.tforprep(co, base, i);
                             if (gas >= gasRoom) {
                                 meter.charge(gas);
                                 gas = 0;
                                 gasRoom = meter.room();
                             }
-                            f.pc = pc;
-                            if (Calls.precall(st, co, cb, 2, (i >>> 14) & 0x1FF, 0, f)) {
-                                stack = co.stack;
-                                continue;
-                            }
-                            continue outer;
+                            if (TierSupport.tforcall(st, co, f, base, i, pc) < 0) continue outer;
+                            stack = co.stack;
+                            continue;
                         }
                         case OP_TFORLOOP: {
                             final int i = operands[pc - 1];
@@ -682,27 +612,19 @@ final class Interpreter {
                         }
                         case OP_SETLIST: {
                             final int i = operands[pc - 1];
-                            final int ra = base + ((i >>> 6) & 0xFF);
-                            int n = i >>> 23;
-                            int c = (i >>> 14) & 0x1FF;
-                            if (n == 0) {
-                                n = co.top - ra - 1;
-                                if (n > Calls.FREE_VALUES) {
-                                    gas += n - Calls.FREE_VALUES; // element work: values stored from a multiple result
-                                    if (gas >= gasRoom) {
-                                        meter.charge(gas);
-                                        gas = 0;
-                                        gasRoom = meter.room();
-                                    }
+                            long extra = TierSupport.setlistGas(co, base, i); // element work: values stored from a multiple result
+                            if (extra != 0) {
+                                gas += extra;
+                                if (gas >= gasRoom) {
+                                    meter.charge(gas);
+                                    gas = 0;
+                                    gasRoom = meter.room();
                                 }
                             }
+                            int c = (i >>> 14) & 0x1FF;
                             if (c == 0) c = code[pc++] >>> 6;
                             f.pc = pc;
-                            LuaTable t = (LuaTable) stack[ra];
-                            long last = (long) (c - 1) * OpCode.FIELDS_PER_FLUSH + n;
-                            if (last <= Integer.MAX_VALUE && last > t.arrayCapacity()) t.ensureArray((int) last);
-                            long first = (long) (c - 1) * OpCode.FIELDS_PER_FLUSH;
-                            for (int j = 1; j <= n; j++) t.putInt(first + j, stack[ra + j]);
+                            TierSupport.storeList(co, base, i, c);
                             continue;
                         }
                         case OP_CLOSURE: {
@@ -714,29 +636,17 @@ final class Interpreter {
                         }
                         case OP_VARARG: {
                             final int i = operands[pc - 1];
-                            final int ra = base + ((i >>> 6) & 0xFF);
-                            int b = (i >>> 23) - 1;
-                            int nva = base - f.func - 1 - cl.proto.numParams;
-                            if (nva < 0) nva = 0;
-                            if (b < 0) {
-                                b = nva;
-                                if (nva > Calls.FREE_VALUES) {
-                                    gas += nva - Calls.FREE_VALUES; // element work: values copied
-                                    if (gas >= gasRoom) {
-                                        meter.charge(gas);
-                                        gas = 0;
-                                        gasRoom = meter.room();
-                                    }
+                            long extra = TierSupport.varargGas(co, f, base, i); // element work: values copied
+                            if (extra != 0) {
+                                gas += extra;
+                                if (gas >= gasRoom) {
+                                    meter.charge(gas);
+                                    gas = 0;
+                                    gasRoom = meter.room();
                                 }
-                                if (ra + nva + Coroutine.EXTRA_STACK > stack.length) {
-                                    f.pc = pc;
-                                    co.ensureStack(ra + nva + Coroutine.EXTRA_STACK);
-                                    stack = co.stack;
-                                }
-                                co.top = ra + nva;
                             }
-                            int src = base - nva;
-                            for (int j = 0; j < b; j++) stack[ra + j] = j < nva ? stack[src + j] : null;
+                            TierSupport.vararg(st, co, f, base, i, pc);
+                            stack = co.stack;
                             continue;
                         }
                         default:

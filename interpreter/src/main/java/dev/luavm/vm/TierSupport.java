@@ -42,7 +42,12 @@ import dev.luavm.value.LuaTable;
  * leaves through. Each level's exception handler puts the nesting state back as it found it.
  *
  * <p>Each instruction is the interpreter's case for it, with the operand word as a constant:
- * the helpers below are those cases, one each. The generator may instead write an
+ * the helpers below are those cases, one each. Their slow paths ({@link #index},
+ * {@link #setIndex}, {@link #metaArith}, {@link #metaLen}, {@link #compareSlow}) and the
+ * cases that are all slow path (CONCAT, TAILCALL, TFORCALL, SETLIST's stores, VARARG) are
+ * the interpreter's own: its dispatch loop calls them, so each semantic is written once; the
+ * loop keeps only its inline fast paths (measured: calling {@link #call} and {@link #ret}
+ * cost fib 10% and 4%, so CALL's closure push and RETURN stay inline there too). The generator may instead write an
  * instruction's fast path into {@code run} itself (jit {@code InlineOps}, with the small value
  * helpers at the end of this class) and take the interpreter's slow path, through these
  * helpers, on anything else; such code caches {@code co.stack} in a local and reloads it after
@@ -210,24 +215,24 @@ abstract class TierSupport {
         return 0;
     }
 
+    /** An RK operand: constant {@code x & 0xFF} when {@code x > 0xFF}, else register {@code x}. */
+    private static Object rk(Object[] stack, CallFrame f, int base, int x) {
+        return x > 0xFF ? f.closure.proto.constants[x & 0xFF] : stack[base + x];
+    }
+
     static int gettabup(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
         int ra = base + ((i >>> 6) & 0xFF);
-        int c = (i >>> 14) & 0x1FF;
-        LuaClosure cl = f.closure;
-        Object key = c > 0xFF ? cl.proto.constants[c & 0xFF] : stack[base + c];
-        Object t = cl.upvals[i >>> 23].get();
-        if (t instanceof LuaTable tt) {
-            Object v = key instanceof LuaString s ? tt.getStr(s) : tt.get(key);
-            if (v != null || tt.getMetatable() == null) {
-                stack[ra] = v;
-                return 0;
-            }
-        }
-        return index(st, co, f, pc, t, key, ra);
+        Object key = rk(stack, f, base, (i >>> 14) & 0x1FF);
+        Object t = f.closure.upvals[i >>> 23].get();
+        Object v = rawGetUp(t, key);
+        if (v == MISS) return index(st, co, f, pc, t, key, ra);
+        stack[ra] = v;
+        return 0;
     }
 
-    private static int index(LuaState st, Coroutine co, CallFrame f, int pc, Object t, Object key, int ra) {
+    /** GETTABUP, GETTABLE, SELF past their raw read (the interpreter's too): R(A) := t[key] through {@link Meta#index}. */
+    static int index(LuaState st, Coroutine co, CallFrame f, int pc, Object t, Object key, int ra) {
         f.pc = pc;
         Object v = Meta.index(st, t, key, true, VmError.OP_B);
         if (v == Calls.PENDING) return -1;
@@ -238,38 +243,24 @@ abstract class TierSupport {
     static int gettable(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
         int ra = base + ((i >>> 6) & 0xFF);
-        int c = (i >>> 14) & 0x1FF;
-        Object key = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        Object key = rk(stack, f, base, (i >>> 14) & 0x1FF);
         Object t = stack[base + (i >>> 23)];
-        if (t instanceof LuaTable tt) {
-            Object v;
-            if (key instanceof Long l) v = tt.getInt(l);
-            else if (key instanceof LuaString s) v = tt.getStr(s);
-            else v = tt.get(key);
-            if (v != null || tt.getMetatable() == null) {
-                stack[ra] = v;
-                return 0;
-            }
-        }
-        return index(st, co, f, pc, t, key, ra);
+        Object v = rawGet(t, key);
+        if (v == MISS) return index(st, co, f, pc, t, key, ra);
+        stack[ra] = v;
+        return 0;
     }
 
     static int settabup(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
-        int b = i >>> 23;
-        int c = (i >>> 14) & 0x1FF;
-        LuaClosure cl = f.closure;
-        Object key = b > 0xFF ? cl.proto.constants[b & 0xFF] : stack[base + b];
-        Object val = c > 0xFF ? cl.proto.constants[c & 0xFF] : stack[base + c];
-        Object t = cl.upvals[(i >>> 6) & 0xFF].get();
-        if (t instanceof LuaTable tt && tt.getMetatable() == null && key instanceof LuaString s) {
-            tt.putStr(s, val);
-            return 0;
-        }
-        return setIndex(st, f, pc, t, key, val);
+        Object key = rk(stack, f, base, i >>> 23);
+        Object val = rk(stack, f, base, (i >>> 14) & 0x1FF);
+        Object t = f.closure.upvals[(i >>> 6) & 0xFF].get();
+        return rawSetStr(t, key, val) ? 0 : setIndex(st, f, pc, t, key, val);
     }
 
-    private static int setIndex(LuaState st, CallFrame f, int pc, Object t, Object key, Object val) {
+    /** SETTABUP, SETTABLE past their raw write (the interpreter's too): t[key] = val through {@link Meta#setIndex}. */
+    static int setIndex(LuaState st, CallFrame f, int pc, Object t, Object key, Object val) {
         f.pc = pc;
         return Meta.setIndex(st, t, key, val, true, VmError.OP_A) == Calls.PENDING ? -1 : 0;
     }
@@ -281,23 +272,10 @@ abstract class TierSupport {
 
     static int settable(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
-        int b = i >>> 23;
-        int c = (i >>> 14) & 0x1FF;
-        Object[] k = f.closure.proto.constants;
-        Object key = b > 0xFF ? k[b & 0xFF] : stack[base + b];
-        Object val = c > 0xFF ? k[c & 0xFF] : stack[base + c];
+        Object key = rk(stack, f, base, i >>> 23);
+        Object val = rk(stack, f, base, (i >>> 14) & 0x1FF);
         Object t = stack[base + ((i >>> 6) & 0xFF)];
-        if (t instanceof LuaTable tt && tt.getMetatable() == null) {
-            if (key instanceof Long l) {
-                tt.putInt(l, val);
-                return 0;
-            }
-            if (key instanceof LuaString s) {
-                tt.putStr(s, val);
-                return 0;
-            }
-        }
-        return setIndex(st, f, pc, t, key, val);
+        return rawSet(t, key, val) ? 0 : setIndex(st, f, pc, t, key, val);
     }
 
     static int newtable(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
@@ -308,167 +286,102 @@ abstract class TierSupport {
     static int self(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
         int ra = base + ((i >>> 6) & 0xFF);
-        int c = (i >>> 14) & 0x1FF;
-        Object key = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        Object key = rk(stack, f, base, (i >>> 14) & 0x1FF);
         Object t = stack[base + (i >>> 23)];
         stack[ra + 1] = t;
-        if (t instanceof LuaTable tt && key instanceof LuaString s) {
-            Object v = tt.getStr(s);
-            if (v != null || tt.getMetatable() == null) {
-                stack[ra] = v;
-                return 0;
-            }
-        }
-        return index(st, co, f, pc, t, key, ra);
+        Object v = rawGetStr(t, key);
+        if (v == MISS) return index(st, co, f, pc, t, key, ra);
+        stack[ra] = v;
+        return 0;
     }
 
     // ADD, SUB, MUL, LT, LE, EQ: small enough for the JVM to inline into the compiled function;
-    // the common same-type cases, then the general case above/below, which repeats the test.
+    // the value fast path of that opcode (add2 .. le2 below), then the shared slow path.
 
     static int add(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
-        int b = i >>> 23;
-        int c = (i >>> 14) & 0x1FF;
-        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
-        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
-        if (x instanceof Long lx && y instanceof Long ly) {
-            stack[base + ((i >>> 6) & 0xFF)] = lx + ly;
-            return 0;
-        }
-        if (x instanceof Double dx && y instanceof Double dy) {
-            stack[base + ((i >>> 6) & 0xFF)] = dx + dy;
-            return 0;
-        }
-        return arith(st, co, f, base, i, pc);
+        Object x = rk(stack, f, base, i >>> 23);
+        Object y = rk(stack, f, base, (i >>> 14) & 0x1FF);
+        return store(st, co, f, base, pc, i, x, y, add2(x, y));
     }
 
     static int sub(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
-        int b = i >>> 23;
-        int c = (i >>> 14) & 0x1FF;
-        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
-        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
-        if (x instanceof Long lx && y instanceof Long ly) {
-            stack[base + ((i >>> 6) & 0xFF)] = lx - ly;
-            return 0;
-        }
-        if (x instanceof Double dx && y instanceof Double dy) {
-            stack[base + ((i >>> 6) & 0xFF)] = dx - dy;
-            return 0;
-        }
-        return arith(st, co, f, base, i, pc);
+        Object x = rk(stack, f, base, i >>> 23);
+        Object y = rk(stack, f, base, (i >>> 14) & 0x1FF);
+        return store(st, co, f, base, pc, i, x, y, sub2(x, y));
     }
 
     static int mul(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
-        int b = i >>> 23;
-        int c = (i >>> 14) & 0x1FF;
-        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
-        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
-        if (x instanceof Long lx && y instanceof Long ly) {
-            stack[base + ((i >>> 6) & 0xFF)] = lx * ly;
-            return 0;
-        }
-        if (x instanceof Double dx && y instanceof Double dy) {
-            stack[base + ((i >>> 6) & 0xFF)] = dx * dy;
-            return 0;
-        }
-        return arith(st, co, f, base, i, pc);
+        Object x = rk(stack, f, base, i >>> 23);
+        Object y = rk(stack, f, base, (i >>> 14) & 0x1FF);
+        return store(st, co, f, base, pc, i, x, y, mul2(x, y));
+    }
+
+    /** An arithmetic result into R(A), or {@link #metaArith} where the value fast path missed. */
+    private static int store(LuaState st, Coroutine co, CallFrame f, int base, int pc, int i, Object x, Object y, Object v) {
+        int ra = base + ((i >>> 6) & 0xFF);
+        if (v == MISS) return metaArith(st, co, f, pc, i & 0x3F, x, y, ra);
+        co.stack[ra] = v;
+        return 0;
     }
 
     static int lt(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
-        int b = i >>> 23;
-        int c = (i >>> 14) & 0x1FF;
-        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
-        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
-        if (x instanceof Long lx && y instanceof Long ly) return (lx < ly) != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
-        return compare(st, co, f, base, i, pc);
+        Object x = rk(stack, f, base, i >>> 23);
+        Object y = rk(stack, f, base, (i >>> 14) & 0x1FF);
+        return skip(st, f, pc, i, x, y, lt2(x, y));
     }
 
     static int le(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
-        int b = i >>> 23;
-        int c = (i >>> 14) & 0x1FF;
-        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
-        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
-        if (x instanceof Long lx && y instanceof Long ly) return (lx <= ly) != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
-        return compare(st, co, f, base, i, pc);
+        Object x = rk(stack, f, base, i >>> 23);
+        Object y = rk(stack, f, base, (i >>> 14) & 0x1FF);
+        return skip(st, f, pc, i, x, y, le2(x, y));
     }
 
     static int eq(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
-        int b = i >>> 23;
-        int c = (i >>> 14) & 0x1FF;
-        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
-        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
-        if (x instanceof Long lx && y instanceof Long ly) return (lx.longValue() == ly.longValue()) != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
-        return compare(st, co, f, base, i, pc);
+        Object x = rk(stack, f, base, i >>> 23);
+        Object y = rk(stack, f, base, (i >>> 14) & 0x1FF);
+        return skip(st, f, pc, i, x, y, eq2(x, y));
     }
 
-    /** ADD .. SHR: the interpreter's integer and float fast paths, then {@link Meta#arith}. */
+    /** A compare's outcome (1 true, 0 false, -1 for {@link #compareSlow}): 1 skips the next instruction, -1 a frame changed. */
+    private static int skip(LuaState st, CallFrame f, int pc, int i, Object x, Object y, int res) {
+        if (res < 0 && (res = compareSlow(st, f, pc, i & 0x3F, x, y)) < 0) return -1;
+        return (res != 0) != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
+    }
+
+    /** ADD .. SHR: the value fast path of the opcode ({@link #arith2}), then {@link Meta#arith}. */
     static int arith(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
-        int op = i & 0x3F;
-        int ra = base + ((i >>> 6) & 0xFF);
-        int b = i >>> 23;
-        int c = (i >>> 14) & 0x1FF;
-        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
-        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
-        if (x instanceof Long lx && y instanceof Long ly) {
-            long u = lx;
-            long w = ly;
-            switch (op) {
-                case 13: stack[ra] = u + w; return 0;
-                case 14: stack[ra] = u - w; return 0;
-                case 15: stack[ra] = u * w; return 0;
-                case 20: stack[ra] = u & w; return 0;
-                case 21: stack[ra] = u | w; return 0;
-                case 22: stack[ra] = u ^ w; return 0;
-                case 23:
-                    if ((w & ~63L) == 0) {
-                        stack[ra] = u << w;
-                        return 0;
-                    }
-                    break;
-                case 24:
-                    if ((w & ~63L) == 0) {
-                        stack[ra] = u >>> w;
-                        return 0;
-                    }
-                    break;
-                case 18: stack[ra] = (double) u / (double) w; return 0;
-                case 16:
-                    if (w > 0) {
-                        long m = u % w;
-                        stack[ra] = m < 0 ? m + w : m;
-                        return 0;
-                    }
-                    break;
-                case 19:
-                    if (w > 0) {
-                        stack[ra] = Math.floorDiv(u, w);
-                        return 0;
-                    }
-                    break;
-                default:
-                    break;
-            }
-        } else if ((x instanceof Double || x instanceof Long) && (y instanceof Double || y instanceof Long)) {
-            double u = x instanceof Double dx ? dx : (double) (Long) x;
-            double w = y instanceof Double dy ? dy : (double) (Long) y;
-            switch (op) {
-                case 13: stack[ra] = u + w; return 0;
-                case 14: stack[ra] = u - w; return 0;
-                case 15: stack[ra] = u * w; return 0;
-                case 18: stack[ra] = u / w; return 0;
-                default: break;
-            }
-        }
-        return metaArith(st, co, f, pc, op, x, y, ra);
+        Object x = rk(stack, f, base, i >>> 23);
+        Object y = rk(stack, f, base, (i >>> 14) & 0x1FF);
+        return store(st, co, f, base, pc, i, x, y, arith2(i & 0x3F, x, y));
     }
 
-    private static int metaArith(LuaState st, Coroutine co, CallFrame f, int pc, int op, Object x, Object y, int ra) {
+    /** The interpreter's inline integer and float cases of ADD .. SHR, by opcode: the value, or MISS. */
+    static Object arith2(int op, Object x, Object y) {
+        switch (op) {
+            case Ops.OP_ADD: return add2(x, y);
+            case Ops.OP_SUB: return sub2(x, y);
+            case Ops.OP_MUL: return mul2(x, y);
+            case Ops.OP_DIV: return div2(x, y);
+            case Ops.OP_MOD: return mod2(x, y);
+            case Ops.OP_IDIV: return idiv2(x, y);
+            case Ops.OP_BAND: return band2(x, y);
+            case Ops.OP_BOR: return bor2(x, y);
+            case Ops.OP_BXOR: return bxor2(x, y);
+            case Ops.OP_SHL: return shl2(x, y);
+            case Ops.OP_SHR: return shr2(x, y);
+            default: return MISS; // POW: always Arith
+        }
+    }
+
+    /** Arithmetic past its fast path (the interpreter's too): R(A) := {@link Meta#arith}. */
+    static int metaArith(LuaState st, Coroutine co, CallFrame f, int pc, int op, Object x, Object y, int ra) {
         f.pc = pc;
         Object v = Meta.arith(st, op, x, y, true);
         if (v == Calls.PENDING) return -1;
@@ -502,26 +415,28 @@ abstract class TierSupport {
         return metaArith(st, co, f, pc, i & 0x3F, x, x, ra);
     }
 
+    /** Lua's falsiness (nil and false), for NOT, TEST and TESTSET in every tier. */
+    static boolean falsy(Object x) {
+        return x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx);
+    }
+
     static int not(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
-        Object x = stack[base + (i >>> 23)];
-        stack[base + ((i >>> 6) & 0xFF)] = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx)
-                ? Boolean.TRUE : Boolean.FALSE;
+        stack[base + ((i >>> 6) & 0xFF)] = falsy(stack[base + (i >>> 23)]) ? Boolean.TRUE : Boolean.FALSE;
         return 0;
     }
 
     static int len(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
-        Object[] stack = co.stack;
+        Object x = co.stack[base + (i >>> 23)];
         int ra = base + ((i >>> 6) & 0xFF);
-        Object x = stack[base + (i >>> 23)];
-        if (x instanceof LuaString s) {
-            stack[ra] = (long) s.length();
-            return 0;
-        }
-        if (x instanceof LuaTable t && t.getMetatable() == null) {
-            stack[ra] = t.length();
-            return 0;
-        }
+        Object v = rawLen(x);
+        if (v == MISS) return metaLen(st, co, f, pc, x, ra);
+        co.stack[ra] = v;
+        return 0;
+    }
+
+    /** LEN past its raw case (the interpreter's too): R(A) := {@link Meta#len}. */
+    static int metaLen(LuaState st, Coroutine co, CallFrame f, int pc, Object x, int ra) {
         f.pc = pc;
         Object v = Meta.len(st, x, true);
         if (v == Calls.PENDING) return -1;
@@ -544,46 +459,40 @@ abstract class TierSupport {
 
     /** EQ, LT, LE: 1 skips the next instruction. */
     static int compare(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
-        Object[] stack = co.stack;
         int op = i & 0x3F;
-        int b = i >>> 23;
-        int c = (i >>> 14) & 0x1FF;
-        Object x = b > 0xFF ? f.closure.proto.constants[b & 0xFF] : stack[base + b];
-        Object y = c > 0xFF ? f.closure.proto.constants[c & 0xFF] : stack[base + c];
+        return op == Ops.OP_EQ ? eq(st, co, f, base, i, pc)
+                : op == Ops.OP_LT ? lt(st, co, f, base, i, pc) : le(st, co, f, base, i, pc);
+    }
+
+    /**
+     * EQ, LT, LE past their two-integer and two-float cases (the interpreter's too): raw
+     * equality of nil, booleans and strings (long compares charged), else the metamethods.
+     * 1 true, 0 false, -1 a frame was pushed.
+     */
+    static int compareSlow(LuaState st, CallFrame f, int pc, int op, Object x, Object y) {
         boolean res;
-        if (x instanceof Long lx && y instanceof Long ly) {
-            long u = lx;
-            long w = ly;
-            res = op == 31 ? u == w : op == 32 ? u < w : u <= w;
-        } else if (x instanceof Double dx && y instanceof Double dy) {
-            double u = dx;
-            double w = dy;
-            res = op == 31 ? u == w : op == 32 ? u < w : u <= w;
-        } else if (op == 31 && (x == y || x == null || y == null || x instanceof Boolean)) {
+        if (op == Ops.OP_EQ && (x == y || x == null || y == null || x instanceof Boolean)) {
             res = x == y || (x != null && x.equals(y));
-        } else if (op == 31 && x instanceof LuaString xs) {
+        } else if (op == Ops.OP_EQ && x instanceof LuaString xs) {
             res = y instanceof LuaString ys && xs.equals(ys, st.gas);
         } else {
             f.pc = pc;
-            Object v = op == 31 ? Meta.equals(st, x, y, true)
-                    : op == 32 ? Meta.lessThan(st, x, y, true) : Meta.lessEqual(st, x, y, true);
+            Object v = op == Ops.OP_EQ ? Meta.equals(st, x, y, true)
+                    : op == Ops.OP_LT ? Meta.lessThan(st, x, y, true) : Meta.lessEqual(st, x, y, true);
             if (v == Calls.PENDING) return -1;
             res = (Boolean) v;
         }
-        return res != (((i >>> 6) & 0xFF) != 0) ? 1 : 0;
+        return res ? 1 : 0;
     }
 
     static int test(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
-        Object x = co.stack[base + ((i >>> 6) & 0xFF)];
-        boolean falsy = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx);
-        return falsy == (((i >>> 14) & 0x1FF) != 0) ? 1 : 0;
+        return falsy(co.stack[base + ((i >>> 6) & 0xFF)]) == (((i >>> 14) & 0x1FF) != 0) ? 1 : 0;
     }
 
     static int testset(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
         Object[] stack = co.stack;
         Object x = stack[base + (i >>> 23)];
-        boolean falsy = x == null || x == Boolean.FALSE || (x instanceof Boolean bx && !bx);
-        if (falsy == (((i >>> 14) & 0x1FF) != 0)) return 1;
+        if (falsy(x) == (((i >>> 14) & 0x1FF) != 0)) return 1;
         stack[base + ((i >>> 6) & 0xFF)] = x;
         return 0;
     }
@@ -671,29 +580,21 @@ abstract class TierSupport {
         Object[] stack = co.stack;
         int ra = base + ((i >>> 6) & 0xFF);
         Object o = stack[ra];
+        Object v;
         if (o instanceof Long lo) {
             long idx = lo;
-            long limit = (Long) stack[ra + 1];
             long step = (Long) stack[ra + 2];
-            if (step > 0 ? Long.compareUnsigned(limit - idx, step) >= 0
-                    : step < 0 ? Long.compareUnsigned(idx - limit, -step) >= 0 : true) {
-                Long v = idx + step;
-                stack[ra] = v;
-                stack[ra + 3] = v;
-                return 1;
-            }
-            return 0;
+            if (!forI(idx, (Long) stack[ra + 1], step)) return 0;
+            v = idx + step;
+        } else {
+            double idx = (Double) o;
+            double step = (Double) stack[ra + 2];
+            if (!forF(idx, (Double) stack[ra + 1], step)) return 0;
+            v = idx + step;
         }
-        double step = (Double) stack[ra + 2];
-        double idx = (Double) o + step;
-        double limit = (Double) stack[ra + 1];
-        if (0 < step ? idx <= limit : limit <= idx) {
-            Double v = idx;
-            stack[ra] = v;
-            stack[ra + 3] = v;
-            return 1;
-        }
-        return 0;
+        stack[ra] = v;
+        stack[ra + 3] = v;
+        return 1;
     }
 
     /** FORPREP: 1 when the loop does not run (jump past its FORLOOP). */
@@ -739,18 +640,22 @@ abstract class TierSupport {
 
     /** SETLIST with C != 0 (the compiler declines C = 0, which reads an EXTRAARG word). */
     static int setlist(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
+        f.pc = pc;
+        storeList(co, base, i, (i >>> 14) & 0x1FF);
+        return 0;
+    }
+
+    /** SETLIST's stores (the interpreter's too), block {@code c} (C, or the EXTRAARG word's). */
+    static void storeList(Coroutine co, int base, int i, int c) {
         int ra = base + ((i >>> 6) & 0xFF);
         int n = i >>> 23;
-        int c = (i >>> 14) & 0x1FF;
         if (n == 0) n = co.top - ra - 1;
-        f.pc = pc;
         Object[] stack = co.stack;
         LuaTable t = (LuaTable) stack[ra];
         long last = (long) (c - 1) * OpCode.FIELDS_PER_FLUSH + n;
         if (last <= Integer.MAX_VALUE && last > t.arrayCapacity()) t.ensureArray((int) last);
         long first = (long) (c - 1) * OpCode.FIELDS_PER_FLUSH;
         for (int j = 1; j <= n; j++) t.putInt(first + j, stack[ra + j]);
-        return 0;
     }
 
     static int closure(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc) {
@@ -1133,35 +1038,14 @@ abstract class TierSupport {
         return null;
     }
 
-    /** SETTABLE t[key] = v into an existing array slot; false (nothing done) otherwise. */
-    static boolean setII(Coroutine co, int t, long key, long v) {
+    /**
+     * SETTABLE t[key] = v into an existing array slot; false (nothing done) otherwise. The
+     * region passes any value boxed (an unboxed number, a register's, a constant).
+     */
+    static boolean setI(Coroutine co, int t, long key, Object v) {
         LuaTable tt = arraySlot(co.stack[t], key);
         if (tt == null) return false;
         tt.putInt(key, v);
-        return true;
-    }
-
-    static boolean setIF(Coroutine co, int t, long key, double v) {
-        LuaTable tt = arraySlot(co.stack[t], key);
-        if (tt == null) return false;
-        tt.putInt(key, v);
-        return true;
-    }
-
-    /** The value from register {@code v}. */
-    static boolean setIR(Coroutine co, int t, long key, int v) {
-        Object[] stack = co.stack;
-        LuaTable tt = arraySlot(stack[t], key);
-        if (tt == null) return false;
-        tt.putInt(key, stack[v]);
-        return true;
-    }
-
-    /** The value is constant {@code k}. */
-    static boolean setIK(Coroutine co, CallFrame f, int t, long key, int k) {
-        LuaTable tt = arraySlot(co.stack[t], key);
-        if (tt == null) return false;
-        tt.putInt(key, f.closure.proto.constants[k]);
         return true;
     }
 }

@@ -59,6 +59,11 @@ public final class Tiering {
     static final int MAX_NAMES = 10_000;
 
     private static final Object DECLINED = new Object();
+    /**
+     * Generation ran out of Java stack (reached during a deep direct call or re-entry): not
+     * cached and the budget given back, so a later entry at a shallower depth compiles it.
+     */
+    private static final Object RETRY = new Object();
 
     private final Tier mode;
     private final FunctionCompiler compiler;
@@ -115,7 +120,14 @@ public final class Tiering {
                 h.count = Integer.MIN_VALUE;
                 return null;
             }
-            h.jit = j = st.tiering.codeFor(st, cl.proto);
+            j = st.tiering.codeFor(st, cl.proto);
+            if (j == RETRY) {
+                // the next attempt after AUTO_THRESHOLD more entries in any mode: a deep recursion
+                // cannot make every call generate code again
+                h.count = st.tierAt - AUTO_THRESHOLD;
+                return null;
+            }
+            h.jit = j;
         }
         if (j instanceof TierSupport t) {
             h.count = st.tierAt; // stays at the threshold: the next entry takes this path again
@@ -139,7 +151,15 @@ public final class Tiering {
         if (c != null) return c;
         if (p.code.length > st.tierBudget) return DECLINED; // this sandbox's budget (not cached: others may compile it)
         st.tierBudget -= p.code.length;
-        c = generate(p);
+        try {
+            c = generate(p);
+        } catch (StackOverflowError e) {
+            c = RETRY;
+        }
+        if (c == RETRY) {
+            st.tierBudget += p.code.length;
+            return RETRY;
+        }
         code.put(p, c);
         return c;
     }
@@ -161,7 +181,8 @@ public final class Tiering {
             if (compiled.size() < MAX_NAMES) compiled.add(describe(p));
             return inst;
         } catch (Throwable e) { // LinkageError (VerifyError, ClassFormatError): a generator bug
-            if (e instanceof VirtualMachineError vme && !(e instanceof StackOverflowError)) throw vme;
+            if (e instanceof StackOverflowError) return RETRY;
+            if (e instanceof VirtualMachineError vme) throw vme;
             if (failures.size() < MAX_NAMES) failures.add(describe(p) + ": " + e);
             return DECLINED;
         }

@@ -519,38 +519,25 @@ final class RegionEmitter implements Opcodes {
                 guard(s, key, INT, false, leave);
                 reg(a);
                 load(s, key, INT);
-                if (val > 0xFF) {
-                    Object k = p.constants[val & 0xFF];
-                    if (k instanceof Long || k instanceof Double) {
-                        mv.visitLdcInsn(k);
-                        mv.visitMethodInsn(INVOKESTATIC, RT, k instanceof Long ? "setII" : "setIF",
-                                "(" + CO + "IJ" + (k instanceof Long ? "J" : "D") + ")Z", false);
-                    } else {
-                        // (co, t, key, k): the frame goes before t
-                        mv.visitInsn(POP2); // key
-                        mv.visitInsn(POP);  // t
-                        mv.visitInsn(POP);  // co
-                        mv.visitVarInsn(ALOAD, L_CO);
-                        mv.visitVarInsn(ALOAD, L_F);
-                        mv.visitVarInsn(ILOAD, L_BASE);
-                        if (a != 0) {
-                            push(a);
-                            mv.visitInsn(IADD);
-                        }
-                        load(s, key, INT);
-                        push(val & 0xFF);
-                        mv.visitMethodInsn(INVOKESTATIC, RT, "setIK", "(" + CO + FR + "IJI)Z", false);
-                    }
-                } else if (s[val] == INT || s[val] == FLT) {
+                // (co, t, key, value boxed): a number from its JVM local, else the constant or register
+                if (val <= 0xFF && (s[val] == INT || s[val] == FLT)) {
                     load(s, val, s[val]);
-                    mv.visitMethodInsn(INVOKESTATIC, RT, s[val] == INT ? "setII" : "setIF",
-                            "(" + CO + "IJ" + (s[val] == INT ? "J" : "D") + ")Z", false);
+                    if (s[val] == INT) mv.visitMethodInsn(INVOKESTATIC, "java/lang/Long", "valueOf", "(J)Ljava/lang/Long;", false);
+                    else mv.visitMethodInsn(INVOKESTATIC, "java/lang/Double", "valueOf", "(D)Ljava/lang/Double;", false);
                 } else {
-                    mv.visitVarInsn(ILOAD, L_BASE);
-                    push(val);
-                    mv.visitInsn(IADD);
-                    mv.visitMethodInsn(INVOKESTATIC, RT, "setIR", "(" + CO + "IJI)Z", false);
+                    if (val > 0xFF) mv.visitVarInsn(ALOAD, L_F);
+                    else mv.visitVarInsn(ALOAD, L_CO);
+                    mv.visitMethodInsn(INVOKESTATIC, RT, val > 0xFF ? "constants" : "stack", "(" + (val > 0xFF ? FR : CO) + ")[Ljava/lang/Object;", false);
+                    if (val > 0xFF) {
+                        push(val & 0xFF);
+                    } else {
+                        mv.visitVarInsn(ILOAD, L_BASE);
+                        push(val);
+                        mv.visitInsn(IADD);
+                    }
+                    mv.visitInsn(AALOAD);
                 }
+                mv.visitMethodInsn(INVOKESTATIC, RT, "setI", "(" + CO + "IJLjava/lang/Object;)Z", false);
                 mv.visitJumpInsn(IFEQ, leave.get());
                 addGas(op);
                 go(pc + 1, o);
