@@ -270,4 +270,40 @@ class DirectCallsTest {
         assertEquals(run(INTERP, src, Limits.defaults()), a);
         assertEquals(List.of("main chunk of d.lua", "function <d.lua:1>"), vm.compiledFunctions());
     }
+
+    /**
+     * A CALL's one helper (TierSupport.callDirect) answers three ways: a builtin done in place
+     * (here one that grows the stack between direct calls), a frame for the dispatch loop (pcall,
+     * coroutine.wrap, the depth bound) or a direct run (a closure, or a __call handler found by
+     * precall); every way mixed in one recursion, with errors and tracebacks from each.
+     */
+    @Test
+    void everyAnswerOfACallMixesWithDirectCallsWithTheInterpretersOutputTracebacksAndGas() {
+        String src = """
+                local callable = setmetatable({}, {__call = function(self, n, k)
+                  if n == k then error("in __call at " .. n) end
+                  return n
+                end})
+                local function f(n, k)
+                  if n == 0 then return 0 end
+                  local m = n % 5
+                  local v
+                  if m == 0 then v = select("#", table.unpack({}, 1, 180 + n)) -- builtin in place, stack grown
+                  elseif m == 1 then v = callable(n, k)                          -- __call: a direct run
+                  elseif m == 2 then local ok, e = pcall(f, n // 9, k) v = ok and e or #tostring(e)
+                  elseif m == 3 then v = coroutine.wrap(function(a) coroutine.yield(a + 1) end)(n)
+                  else v = math.max(n, 3) end
+                  return f(n - 1, k) + v
+                end
+                for k = -1, 60, 7 do print(k, pcall(f, 60, k)) end
+                for rep = 1, 30 do f(150, -1) end
+                print(f(150, -1))
+                print(xpcall(f, debug.traceback, 40, 11))
+                print(select(2, pcall(f, 130, 101)))
+                f(90, 66)
+                """;
+        Outcome c = sameInEveryTier(src);
+        assertTrue(c.output.contains("d.lua:2: in __call at 11\nstack traceback:"), c.output);
+        assertTrue(c.error != null && c.error.contains("d.lua:2: in __call at 66"), c.error);
+    }
 }

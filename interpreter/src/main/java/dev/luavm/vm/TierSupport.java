@@ -160,6 +160,57 @@ abstract class TierSupport {
         return t;
     }
 
+    /** {@link #callDirect}'s answer when it pushed a frame the dispatch loop runs (never run itself). */
+    static final TierSupport PUSHED = new TierSupport() {
+        @Override
+        int run(LuaState st, Coroutine co, CallFrame f) {
+            throw new IllegalStateException("PUSHED is a marker");
+        }
+    };
+
+    /**
+     * CALL after its safepoint, for code that may run a compiled callee itself: {@link #call},
+     * {@link #direct} and {@link #enter} in one step (the checks {@code direct} repeats on the
+     * frame stack are what {@code pushLua} just made true). Answers null when a Java function
+     * completed in place, {@link #PUSHED} when a frame was pushed for the dispatch loop, else the
+     * callee's code, its frame {@link LuaState#tierDirect} and the counter handed over to it
+     * (nothing after the handover throws, so {@link #fail} never charges the counter twice).
+     */
+    static TierSupport callDirect(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc, long gas, long room) {
+        int ra = base + ((i >>> 6) & 0xFF);
+        int b = i >>> 23;
+        if (b != 0) co.top = ra + b;
+        f.pc = pc;
+        Object fn = co.stack[ra];
+        TierSupport t;
+        CallFrame nf;
+        if (fn instanceof LuaClosure cl) {
+            nf = Calls.pushLua(st, co, cl, ra, co.top - ra - 1, ((i >>> 14) & 0x1FF) - 1, 0);
+            Heat h = cl.heat;
+            if (st.tierDepth >= MAX_NESTED || st.current != co || h.count + 1 < st.tierAt) return PUSHED;
+            if (h.jit instanceof TierSupport c) {
+                h.count = st.tierAt; // what Tiering.code leaves
+                t = c;
+            } else {
+                t = Tiering.code(st, cl);
+                if (t == null) { // declined: as in direct
+                    h.count--;
+                    return PUSHED;
+                }
+            }
+        } else {
+            if (Calls.precall(st, co, ra, co.top - ra - 1, ((i >>> 14) & 0x1FF) - 1, 0, f)) return null;
+            t = direct(st, co, f); // __call, or a builtin that pushed frames
+            if (t == null) return PUSHED;
+            nf = co.frames[co.nframes - 1];
+        }
+        st.tierGas = gas;
+        st.tierRoom = room;
+        st.tierDepth++;
+        st.tierDirect = nf;
+        return t;
+    }
+
     /** Hands the counter to the callee on top, which becomes the direct frame; returns that frame. */
     static CallFrame enter(LuaState st, Coroutine co, long gas, long room) {
         st.tierGas = gas;

@@ -202,6 +202,8 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             if (inline != null) inline.prologue();
             calls.prologue();
             mv.visitLabel(start);
+            mv.visitVarInsn(ILOAD, L_PC); // a call's fresh frame: no switch
+            mv.visitJumpInsn(IFEQ, at[0]);
             mv.visitLabel(dispatch);
             mv.visitVarInsn(ILOAD, L_PC);
             mv.visitTableSwitchInsn(0, code.length - 1, bad, at);
@@ -405,8 +407,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 }
                 case CALL -> {
                     safepoint();
-                    op("call", i, pc);
-                    calls.afterCall(next);
+                    calls.call(L_BASE, i, pc, next);
                 }
                 case TAILCALL -> {
                     extraGas("tailcallGas", false, i, true);

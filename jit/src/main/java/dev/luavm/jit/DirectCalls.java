@@ -16,7 +16,8 @@ import org.objectweb.asm.Opcodes;
  * recursion sees one receiver class, which C2 can inline). {@code RETURNED} goes on at the next
  * instruction, {@code TAILCALLED} runs the replacing frame the same way, anything else leaves
  * with that status. RETURN and TAILCALL answer those statuses when their frame is the direct
- * one. JVM locals 30-39 are this class's.
+ * one. JVM locals 30-39 are this class's. A CALL
+ * does the call, the check and the handover in one helper ({@code TierSupport.callDirect}).
  */
 final class DirectCalls implements Opcodes {
     private static final String RT = FunctionCompiler.RUNTIME;
@@ -44,6 +45,8 @@ final class DirectCalls implements Opcodes {
      */
     private final Label dispatch;
     private final Label shared = new Label();
+    /** in the shared copy: past the direct check (a CALL's {@code callDirect} did it) */
+    private final Label sharedGo = new Label();
     private boolean sharedUsed;
 
     /** emitted when a callee returned here: reloads what the caller's code caches of the coroutine */
@@ -94,7 +97,7 @@ final class DirectCalls implements Opcodes {
     void afterCall(Label next) {
         mv.visitJumpInsn(IFGE, next);
         if (dispatch == null) {
-            stub(new Label(), next);
+            stub(new Label(), new Label(), next);
         } else {
             sharedUsed = true;
             mv.visitJumpInsn(GOTO, shared);
@@ -128,10 +131,51 @@ final class DirectCalls implements Opcodes {
     void emitStubs() {
         exit(exit2, RETURNED);
         exit(exit3, TAILCALLED);
-        if (sharedUsed) stub(shared, dispatch);
+        if (sharedUsed) stub(shared, sharedGo, dispatch);
     }
 
-    private void stub(Label stub, Label next) {
+    /**
+     * A CALL instruction with direct calls ({@code L_PC} already holds its next pc): the call,
+     * the direct check and the handover in one helper ({@code callDirect}), then the callee's
+     * run. Null: a builtin completed in place; PUSHED: the dispatch loop runs the new frame.
+     */
+    void call(int lBase, int i, int pc, Label next) {
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(ALOAD, lCo);
+        mv.visitVarInsn(ALOAD, lF);
+        mv.visitVarInsn(ILOAD, lBase);
+        pushInt(i);
+        pushInt(pc + 1);
+        mv.visitVarInsn(LLOAD, lGas);
+        mv.visitVarInsn(LLOAD, lRoom);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "callDirect", "(" + ST + CO + FR + "IIIJJ)" + TS, false);
+        mv.visitInsn(DUP);
+        mv.visitVarInsn(ASTORE, L_T);
+        Label callee = new Label();
+        mv.visitJumpInsn(IFNONNULL, callee);
+        afterCallee.run(); // a builtin run in place may have grown co.stack
+        mv.visitJumpInsn(GOTO, next);
+        mv.visitLabel(callee);
+        mv.visitVarInsn(ALOAD, L_T);
+        mv.visitFieldInsn(GETSTATIC, RT, "PUSHED", TS);
+        mv.visitJumpInsn(IF_ACMPEQ, exit0);
+        mv.visitInsn(LCONST_0); // handed over
+        mv.visitVarInsn(LSTORE, lGas);
+        if (dispatch == null) {
+            Label go = new Label();
+            mv.visitJumpInsn(GOTO, go); // past the direct check (forward): the handover is done
+            stub(new Label(), go, next);
+        } else {
+            sharedUsed = true;
+            mv.visitJumpInsn(GOTO, sharedGo);
+        }
+    }
+
+    /**
+     * The direct-call code: at {@code stub} the direct check and handover (after a call helper
+     * or a tail call), at {@code go} the callee's run with the handover done; then the statuses.
+     */
+    private void stub(Label stub, Label go, Label next) {
         mv.visitLabel(stub);
         mv.visitVarInsn(ALOAD, lSt);
         mv.visitVarInsn(ALOAD, lCo);
@@ -140,17 +184,22 @@ final class DirectCalls implements Opcodes {
         mv.visitInsn(DUP);
         mv.visitVarInsn(ASTORE, L_T);
         mv.visitJumpInsn(IFNULL, exit0);
-        // t.run(st, co, enter(st, co, gas, room)), the local counter zeroed before the callee runs
-        mv.visitVarInsn(ALOAD, L_T);
-        mv.visitVarInsn(ALOAD, lSt);
-        mv.visitVarInsn(ALOAD, lCo);
+        // enter(st, co, gas, room), the local counter zeroed before the callee runs
         mv.visitVarInsn(ALOAD, lSt);
         mv.visitVarInsn(ALOAD, lCo);
         mv.visitVarInsn(LLOAD, lGas);
         mv.visitVarInsn(LLOAD, lRoom);
         mv.visitMethodInsn(INVOKESTATIC, RT, "enter", "(" + ST + CO + "JJ)" + FR, false);
+        mv.visitInsn(POP);
         mv.visitInsn(LCONST_0);
         mv.visitVarInsn(LSTORE, lGas);
+        mv.visitLabel(go);
+        // t.run(st, co, the direct frame)
+        mv.visitVarInsn(ALOAD, L_T);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(ALOAD, lCo);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "directIn", "(" + ST + ")" + FR, false);
         mv.visitMethodInsn(INVOKEVIRTUAL, RT, "run", "(" + ST + CO + FR + ")I", false);
         mv.visitVarInsn(ISTORE, lR);
         unnest();
@@ -187,6 +236,13 @@ final class DirectCalls implements Opcodes {
         push(status);
         mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
         mv.visitInsn(IRETURN);
+    }
+
+    private void pushInt(int v) {
+        if (v >= -1 && v <= 5) mv.visitInsn(ICONST_0 + v);
+        else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) mv.visitIntInsn(BIPUSH, v);
+        else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) mv.visitIntInsn(SIPUSH, v);
+        else mv.visitLdcInsn(v);
     }
 
     private void push(int v) {
