@@ -144,8 +144,8 @@ final class DirectCalls implements Opcodes {
         mv.visitVarInsn(ALOAD, lCo);
         mv.visitVarInsn(ALOAD, lF);
         mv.visitVarInsn(ILOAD, lBase);
-        pushInt(i);
-        pushInt(pc + 1);
+        push(i);
+        push(pc + 1);
         mv.visitVarInsn(LLOAD, lGas);
         mv.visitVarInsn(LLOAD, lRoom);
         mv.visitMethodInsn(INVOKESTATIC, RT, "callDirect", "(" + ST + CO + FR + "IIIJJ)" + TS, false);
@@ -238,14 +238,7 @@ final class DirectCalls implements Opcodes {
         mv.visitInsn(IRETURN);
     }
 
-    private void pushInt(int v) {
-        if (v >= -1 && v <= 5) mv.visitInsn(ICONST_0 + v);
-        else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) mv.visitIntInsn(BIPUSH, v);
-        else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) mv.visitIntInsn(SIPUSH, v);
-        else mv.visitLdcInsn(v);
-    }
-
     private void push(int v) {
-        mv.visitInsn(ICONST_0 + v);
+        Emit.pushInt(mv, v);
     }
 }

@@ -261,10 +261,7 @@ final class RegionEmitter implements Opcodes {
     // ---- small emitters
 
     private void push(int v) {
-        if (v >= -1 && v <= 5) mv.visitInsn(ICONST_0 + v);
-        else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) mv.visitIntInsn(BIPUSH, v);
-        else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) mv.visitIntInsn(SIPUSH, v);
-        else mv.visitLdcInsn(v);
+        Emit.pushInt(mv, v);
     }
 
     /** co, base + reg on the operand stack */
