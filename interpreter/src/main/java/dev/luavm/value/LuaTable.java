@@ -376,6 +376,31 @@ public final class LuaTable {
         hashPut(key, value);
     }
 
+    /**
+     * Replaces the value of a string key that holds one, found within the free probes (as
+     * {@link #putStr}'s fast path); false, with nothing changed, otherwise. Such a write can run
+     * no {@code __newindex} and allocates nothing, whatever the table's metatable.
+     */
+    public boolean replaceStr(LuaString key, Object value) {
+        int h = key.cachedHash();
+        if (h == 0 || hused == 0 || value == null) return false;
+        Object[] ks = hkeys;
+        int mask = ks.length - 1;
+        int i = mixInt(h) & mask;
+        for (int n = 0; n <= FREE_PROBES; n++, i = (i + 1) & mask) {
+            Object k = ks[i];
+            if (k == key || k instanceof LuaString s && s.cachedHash() == h
+                    && s.length() <= LuaString.FREE_COMPARE_BYTES && s.equals(key)) {
+                if (hvals[i] == null) return false;
+                metaAbsent = 0;
+                hvals[i] = value;
+                return true;
+            }
+            if (k == null || k instanceof LuaString s && s.cachedHash() == h) return false;
+        }
+        return false;
+    }
+
     private void hashPut(Object key, Object value) {
         metaAbsent = 0;
         Object[] ks = hkeys;

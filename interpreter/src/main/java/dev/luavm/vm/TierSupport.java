@@ -92,6 +92,11 @@ abstract class TierSupport {
         return st.tierRoom;
     }
 
+    /** Before a typed loop method of the same run: the pc it starts from (read back by its prologue). */
+    static void pcOut(CallFrame f, int pc) {
+        f.pc = pc;
+    }
+
     static int exit(LuaState st, long gas, long room, int status) {
         st.tierGas = gas;
         st.tierRoom = room;
@@ -1078,6 +1083,30 @@ abstract class TierSupport {
         Object v = rawGetStr(stack[t], f.closure.proto.constants[k]);
         if (v == MISS) return false;
         stack[dst] = v;
+        return true;
+    }
+
+    /**
+     * SETTABLE with constant string key {@code k} over a field that holds a value: no
+     * __newindex can run and nothing is allocated; false (nothing done) otherwise.
+     */
+    static boolean setS(Coroutine co, int t, CallFrame f, int k, Object v) {
+        return co.stack[t] instanceof LuaTable tt && tt.replaceStr((LuaString) f.closure.proto.constants[k], v);
+    }
+
+    /** GETTABUP with an integer key when it cannot call a metamethod (as {@link #gettabup}). */
+    static boolean getUpI(Coroutine co, CallFrame f, int dst, int up, long key) {
+        Object v = rawGetInt(f.closure.upvals[up].get(), key);
+        if (v == MISS) return false;
+        co.stack[dst] = v;
+        return true;
+    }
+
+    /** GETTABUP with constant string key {@code k} when it cannot call a metamethod (as {@link #gettabup}). */
+    static boolean getUpS(Coroutine co, CallFrame f, int dst, int up, int k) {
+        Object v = rawGetStr(f.closure.upvals[up].get(), f.closure.proto.constants[k]);
+        if (v == MISS) return false;
+        co.stack[dst] = v;
         return true;
     }
 

@@ -24,10 +24,15 @@ import org.objectweb.asm.Opcodes;
  * callees may run them directly ({@link DirectCalls}).
  *
  * <p>Typed loops: innermost loops of numeric code also get a second, typed copy with numbers
- * unboxed in JVM locals (40 and up), entered from the generic code where it jumps to the loop's
- * head once type guards pass, and left (registers boxed back) wherever the generic code is
- * needed ({@link TypedRegions}, {@link RegionEmitter}). A function whose typed copies would make
- * {@code run} too large is compiled without them.
+ * unboxed in JVM locals (40 and up), each in a method of its own ({@code loop0}, {@code
+ * loop1}, ...: same descriptor and locals as {@code run}). Where run's generic code gets to such
+ * a loop's head, it hands the counter over (as to a callee) and calls the loop method, which
+ * enters the typed copy once type guards pass and returns either a status for run to return or
+ * the pc at which run's generic code goes on (registers boxed back): where a guard fails, the
+ * loop ends, or the generic code is needed ({@link TypedRegions}, {@link RegionEmitter}).
+ * Separate methods keep run and each loop under HotSpot's size limit (a typed copy in run made
+ * it drop its inline fast paths, or the copy). A function whose typed copies would make a loop
+ * method too large is compiled without them.
  *
  * <p>Declined (left interpreted): LOADKX and SETLIST with an EXTRAARG word (over 2^17
  * constants or 25,550 list items), and methods over the JVM's 64 KiB.
@@ -131,8 +136,20 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         init.visitInsn(RETURN);
         init.visitMaxs(0, 0);
         init.visitEnd();
+        // each typed loop copy is a method of its own (loop0, loop1, ...), so that it and run
+        // each stay under HotSpot's size limit
+        java.util.Map<Integer, Label> loopCalls = new java.util.TreeMap<>();
+        int k = 0;
+        for (TypedRegions.Region r : typed) {
+            Body loop = new Body(cw.visitMethod(ACC_PRIVATE, "loop" + k, RUN, null, null), code, level > 0 ? p.constants : null,
+                    level > 1, r, p);
+            loop.emitLoop();
+            if (!anySize && loop.size > INLINE_LIMIT) return null;
+            loopCalls.put(r.head, new Label());
+            k++;
+        }
         Body body = new Body(cw.visitMethod(0, "run", RUN, null, null), code, level > 0 ? p.constants : null,
-                level > 1, typed, p, sharedCalls);
+                level > 1, loopCalls, internalName, sharedCalls);
         body.emit();
         cw.visitEnd();
         if (!anySize && body.size > INLINE_LIMIT) return null;
@@ -143,54 +160,91 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         }
     }
 
-    /** The {@code run} method of one prototype. */
+    /**
+     * One method of a prototype's class: {@code run} (the whole function, generic code, its
+     * typed loops called as methods of their own) or {@code loopN} (one loop's typed copy, see
+     * {@link #emitLoop}). Both have the same descriptor and the same locals, so every emitter
+     * writes the same code in either.
+     */
     private static final class Body {
         private final MethodVisitor mv;
         private final int[] code;
+        /** run: the label of every pc; null in a loop method */
         private final Label[] at;
+        /** loop method: the pcs its code goes on at in run, each a small stub setting L_PC */
+        private final java.util.Map<Integer, Label> resumeAt = new java.util.TreeMap<>();
         private final Label bad = new Label();
         private final Label exit0 = new Label();
         private final Label exit1 = new Label();
-        /** the entry switch, where slow paths of inline code re-enter at L_PC */
+        /** the entry switch, where slow paths of inline code re-enter at L_PC (a loop method: back to run at L_PC) */
         private final Label dispatch = new Label();
         /** the fast paths written inline, or null (every instruction through its helper) */
         private final InlineOps inline;
-        /** bytes of code of run, once emitted */
+        /** bytes of code of this method, once emitted */
         int size;
         private final DirectCalls calls;
 
-        /** typed copies of loops, by head pc (TypedRegions, RegionEmitter) */
-        private final java.util.Map<Integer, RegionEmitter> regions = new java.util.TreeMap<>();
+        /** run: the call of each typed loop method, by its loop's head pc */
+        private final java.util.Map<Integer, Label> loopCalls;
+        private final String owner;
+        /** a loop method: its typed copy */
+        private final RegionEmitter loop;
 
-        Body(MethodVisitor mv, int[] code, Object[] constants, boolean full, java.util.List<TypedRegions.Region> typed,
-                Prototype p, boolean sharedCalls) {
+        /** The {@code run} method. */
+        Body(MethodVisitor mv, int[] code, Object[] constants, boolean full, java.util.Map<Integer, Label> loopCalls,
+                String owner, boolean sharedCalls) {
             this.mv = mv;
             this.code = code;
             this.at = new Label[code.length];
             for (int i = 0; i < at.length; i++) at[i] = new Label();
-            this.inline = constants == null ? null : new InlineOps(mv, at, bad, exit0, dispatch, constants, full);
-            for (TypedRegions.Region r : typed) regions.put(r.head, new RegionEmitter(mv, p, at, r, this::genericCopy));
-            this.calls = new DirectCalls(mv, exit0, L_ST, L_CO, L_F, L_GAS, L_ROOM, L_R, () -> {
+            this.loopCalls = loopCalls;
+            this.owner = owner;
+            this.loop = null;
+            this.inline = constants == null ? null : new InlineOps(mv, pc -> at[pc], code.length, bad, exit0, dispatch, constants, full);
+            this.calls = newCalls(sharedCalls);
+        }
+
+        /** A loop method: the typed copy of {@code r}. */
+        Body(MethodVisitor mv, int[] code, Object[] constants, boolean full, TypedRegions.Region r, Prototype p) {
+            this.mv = mv;
+            this.code = code;
+            this.at = null;
+            this.loopCalls = java.util.Map.of();
+            this.owner = null;
+            this.inline = constants == null ? null : new InlineOps(mv, this::label, code.length, bad, exit0, dispatch, constants, full);
+            this.calls = newCalls(false);
+            this.loop = new RegionEmitter(mv, p, this::label, r, new RegionEmitter.GenericCode() {
+                @Override
+                public void emit(int pc, Label next, Runnable beforeLeave) {
+                    genericCopy(pc, next, beforeLeave);
+                }
+
+                @Override
+                public boolean spillsOnLeave(int pc) {
+                    return OpCode.of(code[pc] & 0x3F) == OpCode.CALL;
+                }
+            });
+        }
+
+        private DirectCalls newCalls(boolean sharedCalls) {
+            return new DirectCalls(mv, exit0, L_ST, L_CO, L_F, L_GAS, L_ROOM, L_R, () -> {
                 if (inline != null) inline.reloadStack();
             }, sharedCalls ? dispatch : null);
         }
 
-        /** Where a jump back to {@code pc} goes: the typed copy's entry checks when a loop starts there. */
+        /** Where a jump back to {@code pc} goes: the call of the typed copy when a loop starts there. */
         private Label entry(int pc) {
-            RegionEmitter r = regions.get(pc);
-            return r != null ? r.enter : label(pc);
+            Label l = loopCalls.get(pc);
+            return l != null ? l : label(pc);
         }
 
         private Label label(int pc) {
-            return pc >= 0 && pc < at.length ? at[pc] : bad;
+            if (pc < 0 || pc >= code.length) return bad;
+            return at != null ? at[pc] : resumeAt.computeIfAbsent(pc, x -> new Label());
         }
 
-        void emit() {
-            mv.visitCode();
-            Label start = new Label();
-            Label end = new Label();
-            Label handler = new Label();
-            mv.visitTryCatchBlock(start, end, handler, null);
+        /** The method's prologue: the counter, room, base and pc, the caches, the nesting state. */
+        private void prologue() {
             rt(L_ST, "gasIn", "(" + ST + ")J");
             mv.visitVarInsn(LSTORE, L_GAS);
             rt(L_ST, "roomIn", "(" + ST + ")J");
@@ -201,22 +255,52 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitVarInsn(ISTORE, L_PC);
             if (inline != null) inline.prologue();
             calls.prologue();
+        }
+
+        /**
+         * A loop method: entered from run where its generic code reaches the loop's head (the
+         * counter handed over in the LuaState, the pc in the frame, as for a call), it runs the
+         * typed copy and returns either a status for run to return (0 and up, as run's own) or
+         * {@code -1 - pc}: go on with the generic code at pc (a type check failed, the loop
+         * ended, an instruction needs the generic code), every register boxed.
+         */
+        void emitLoop() {
+            mv.visitCode();
+            Label start = new Label();
+            Label end = new Label();
+            Label handler = new Label();
+            mv.visitTryCatchBlock(start, end, handler, null);
+            prologue();
             mv.visitLabel(start);
-            mv.visitVarInsn(ILOAD, L_PC); // a call's fresh frame: no switch
-            mv.visitJumpInsn(IFEQ, at[0]);
-            mv.visitLabel(dispatch);
-            mv.visitVarInsn(ILOAD, L_PC);
-            mv.visitTableSwitchInsn(0, code.length - 1, bad, at);
-            for (int pc = 0; pc < code.length; pc++) instruction(pc);
-            mv.visitJumpInsn(GOTO, bad);
-            for (RegionEmitter r : regions.values()) r.emit();
+            mv.visitJumpInsn(GOTO, loop.enter);
+            loop.emit();
             mv.visitLabel(bad);
             mv.visitVarInsn(ILOAD, L_PC);
             mv.visitMethodInsn(INVOKESTATIC, RT, "badPc", "(I)V", false);
             mv.visitJumpInsn(GOTO, exit0);
             if (inline != null) inline.slowBlocks();
             calls.emitStubs();
+            for (java.util.Map.Entry<Integer, Label> e : resumeAt.entrySet()) {
+                mv.visitLabel(e.getValue());
+                push(e.getKey());
+                mv.visitVarInsn(ISTORE, L_PC);
+                mv.visitJumpInsn(GOTO, dispatch);
+            }
+            mv.visitLabel(dispatch);
+            mv.visitVarInsn(ALOAD, L_ST);
+            mv.visitVarInsn(LLOAD, L_GAS);
+            mv.visitVarInsn(LLOAD, L_ROOM);
+            mv.visitInsn(ICONST_M1);
+            mv.visitVarInsn(ILOAD, L_PC);
+            mv.visitInsn(ISUB);
+            mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+            mv.visitInsn(IRETURN);
             mv.visitLabel(end);
+            finish(handler);
+        }
+
+        /** The exits and the exception handler, after the try range; then the size. */
+        private void finish(Label handler) {
             exit(exit0, 0);
             exit(exit1, 1);
             mv.visitLabel(handler);
@@ -235,6 +319,77 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             size = last.getOffset();
             mv.visitMaxs(0, 0);
             mv.visitEnd();
+        }
+
+        /**
+         * In run, after the try range (a loop method records its own pc and gas on an
+         * exception): hand the counter and the pc over as for a call, call the loop method,
+         * take the counter back, then return its status or go on at the pc it returned.
+         */
+        private void loopCall(int k, Label l) {
+            mv.visitLabel(l);
+            mv.visitVarInsn(ALOAD, L_F);
+            mv.visitVarInsn(ILOAD, L_PC);
+            mv.visitMethodInsn(INVOKESTATIC, RT, "pcOut", "(" + FR + "I)V", false);
+            mv.visitVarInsn(ALOAD, L_ST);
+            mv.visitVarInsn(LLOAD, L_GAS);
+            mv.visitVarInsn(LLOAD, L_ROOM);
+            mv.visitInsn(ICONST_0);
+            mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+            mv.visitInsn(POP);
+            mv.visitVarInsn(ALOAD, 0);
+            mv.visitVarInsn(ALOAD, L_ST);
+            mv.visitVarInsn(ALOAD, L_CO);
+            mv.visitVarInsn(ALOAD, L_F);
+            mv.visitMethodInsn(INVOKEVIRTUAL, owner, "loop" + k, RUN, false);
+            mv.visitVarInsn(ISTORE, L_R);
+            rt(L_ST, "gasIn", "(" + ST + ")J");
+            mv.visitVarInsn(LSTORE, L_GAS);
+            rt(L_ST, "roomIn", "(" + ST + ")J");
+            mv.visitVarInsn(LSTORE, L_ROOM);
+            if (inline != null) inline.reloadStack(); // its calls may have grown co.stack
+            Label resume = new Label();
+            mv.visitVarInsn(ILOAD, L_R);
+            mv.visitJumpInsn(IFLT, resume);
+            mv.visitVarInsn(ALOAD, L_ST);
+            mv.visitVarInsn(LLOAD, L_GAS);
+            mv.visitVarInsn(LLOAD, L_ROOM);
+            mv.visitVarInsn(ILOAD, L_R);
+            mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+            mv.visitInsn(IRETURN);
+            mv.visitLabel(resume);
+            mv.visitInsn(ICONST_M1);
+            mv.visitVarInsn(ILOAD, L_R);
+            mv.visitInsn(ISUB);
+            mv.visitVarInsn(ISTORE, L_PC);
+            mv.visitJumpInsn(GOTO, dispatch);
+        }
+
+        void emit() {
+            mv.visitCode();
+            Label start = new Label();
+            Label end = new Label();
+            Label handler = new Label();
+            mv.visitTryCatchBlock(start, end, handler, null);
+            prologue();
+            mv.visitLabel(start);
+            mv.visitVarInsn(ILOAD, L_PC); // a call's fresh frame: no switch
+            mv.visitJumpInsn(IFEQ, at[0]);
+            mv.visitLabel(dispatch);
+            mv.visitVarInsn(ILOAD, L_PC);
+            mv.visitTableSwitchInsn(0, code.length - 1, bad, at);
+            for (int pc = 0; pc < code.length; pc++) instruction(pc);
+            mv.visitJumpInsn(GOTO, bad);
+            mv.visitLabel(bad);
+            mv.visitVarInsn(ILOAD, L_PC);
+            mv.visitMethodInsn(INVOKESTATIC, RT, "badPc", "(I)V", false);
+            mv.visitJumpInsn(GOTO, exit0);
+            if (inline != null) inline.slowBlocks();
+            calls.emitStubs();
+            mv.visitLabel(end);
+            int k = 0;
+            for (Label l : loopCalls.values()) loopCall(k++, l);
+            finish(handler);
         }
 
         private void exit(Label l, int status) {
@@ -335,10 +490,13 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
 
         /**
          * A typed loop copy's second copy of the generic code of {@code pc} (an instruction that
-         * falls through), going on at {@code next} (its re-entry into the typed copy).
+         * falls through), going on at {@code next} (its re-entry into the typed copy); a CALL
+         * runs {@code beforeLeave} (if any) on its ways out of this run.
          */
-        private void genericCopy(int pc, Label next) {
+        private void genericCopy(int pc, Label next, Runnable beforeLeave) {
+            calls.beforeLeave(beforeLeave);
             instruction(pc, next);
+            calls.beforeLeave(null);
             mv.visitJumpInsn(GOTO, next);
         }
 
@@ -420,7 +578,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 case FORPREP -> {
                     op("forprep", i, pc);
                     mv.visitJumpInsn(IFNE, label(pc + 1 + sbx + 1));
-                    if (regions.containsKey(pc + 1)) mv.visitJumpInsn(GOTO, entry(pc + 1));
+                    if (loopCalls.containsKey(pc + 1)) mv.visitJumpInsn(GOTO, entry(pc + 1));
                 }
                 case TFORCALL -> {
                     mv.visitVarInsn(ALOAD, L_CO);

@@ -51,6 +51,8 @@ final class DirectCalls implements Opcodes {
 
     /** emitted when a callee returned here: reloads what the caller's code caches of the coroutine */
     private final Runnable afterCallee;
+    /** emitted before a CALL leaves this run (see {@link #beforeLeave}), or null */
+    private Runnable beforeLeave;
 
     DirectCalls(MethodVisitor mv, Label exit0, int lSt, int lCo, int lF, int lGas, int lRoom, int lR,
             Runnable afterCallee, Label dispatch) {
@@ -64,6 +66,37 @@ final class DirectCalls implements Opcodes {
         this.lGas = lGas;
         this.lRoom = lRoom;
         this.lR = lR;
+    }
+
+    /**
+     * Code to run before the next CALLs leave this run for the dispatch loop (a frame pushed,
+     * a callee that did not return): a typed loop copy boxes there what it kept unboxed across
+     * the call. Such a CALL gets its own copy of the direct-call code even where the others
+     * share one. Null stops it.
+     */
+    void beforeLeave(Runnable code) {
+        beforeLeave = code;
+    }
+
+    /** A jump to exit0, through {@link #beforeLeave} when set. */
+    private void leave(int opcode) {
+        if (beforeLeave == null) {
+            mv.visitJumpInsn(opcode, exit0);
+            return;
+        }
+        Label stay = new Label();
+        mv.visitJumpInsn(invert(opcode), stay);
+        beforeLeave.run();
+        mv.visitJumpInsn(GOTO, exit0);
+        mv.visitLabel(stay);
+    }
+
+    private static int invert(int opcode) {
+        return switch (opcode) {
+            case IF_ACMPEQ -> IF_ACMPNE;
+            case IFNULL -> IFNONNULL;
+            default -> throw new IllegalArgumentException("opcode " + opcode);
+        };
     }
 
     /** In the prologue (outside the try range): the nesting state at entry. */
@@ -158,10 +191,10 @@ final class DirectCalls implements Opcodes {
         mv.visitLabel(callee);
         mv.visitVarInsn(ALOAD, L_T);
         mv.visitFieldInsn(GETSTATIC, RT, "PUSHED", TS);
-        mv.visitJumpInsn(IF_ACMPEQ, exit0);
+        leave(IF_ACMPEQ);
         mv.visitInsn(LCONST_0); // handed over
         mv.visitVarInsn(LSTORE, lGas);
-        if (dispatch == null) {
+        if (dispatch == null || beforeLeave != null) {
             Label go = new Label();
             mv.visitJumpInsn(GOTO, go); // past the direct check (forward): the handover is done
             stub(new Label(), go, next);
@@ -183,7 +216,7 @@ final class DirectCalls implements Opcodes {
         mv.visitMethodInsn(INVOKESTATIC, RT, "direct", "(" + ST + CO + FR + ")" + TS, false);
         mv.visitInsn(DUP);
         mv.visitVarInsn(ASTORE, L_T);
-        mv.visitJumpInsn(IFNULL, exit0);
+        leave(IFNULL);
         // enter(st, co, gas, room), the local counter zeroed before the callee runs
         mv.visitVarInsn(ALOAD, lSt);
         mv.visitVarInsn(ALOAD, lCo);
@@ -220,6 +253,7 @@ final class DirectCalls implements Opcodes {
         push(TAILCALLED);
         mv.visitJumpInsn(IF_ICMPEQ, stub);
         // CONTINUE or DONE: leave with it
+        if (beforeLeave != null) beforeLeave.run();
         mv.visitVarInsn(ALOAD, lSt);
         mv.visitVarInsn(LLOAD, lGas);
         mv.visitVarInsn(LLOAD, lRoom);

@@ -53,7 +53,8 @@ final class InlineOps implements Opcodes {
     private enum Kind { ANY, INT, FLT, NIL, OTHER }
 
     private final MethodVisitor mv;
-    private final Label[] at;
+    private final java.util.function.IntFunction<Label> at;
+    private final int codeLength;
     private final Label bad;
     private final Label exit0;
     private final Label dispatch;
@@ -68,10 +69,11 @@ final class InlineOps implements Opcodes {
     /** the instruction being emitted */
     private int cur;
 
-    InlineOps(MethodVisitor mv, Label[] at, Label bad, Label exit0, Label dispatch, Object[] constants, boolean full) {
+    InlineOps(MethodVisitor mv, java.util.function.IntFunction<Label> at, int codeLength, Label bad, Label exit0, Label dispatch, Object[] constants, boolean full) {
         this.full = full;
         this.mv = mv;
         this.at = at;
+        this.codeLength = codeLength;
         this.bad = bad;
         this.exit0 = exit0;
         this.dispatch = dispatch;
@@ -79,7 +81,7 @@ final class InlineOps implements Opcodes {
     }
 
     private Label label(int pc) {
-        return pc >= 0 && pc < at.length ? at[pc] : bad;
+        return pc >= 0 && pc < codeLength ? at.apply(pc) : bad;
     }
 
     // ---- entry and slow paths

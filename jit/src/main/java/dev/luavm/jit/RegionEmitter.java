@@ -22,35 +22,42 @@ import static dev.luavm.jit.TypedRegions.c;
 import static dev.luavm.jit.TypedRegions.sbx;
 
 /**
- * Emits the typed copy of one {@link TypedRegions.Region} into {@code run}.
+ * Emits the typed copy of one {@link TypedRegions.Region} into its own method of the
+ * prototype's class ({@code loopN}, see {@code AsmFunctionCompiler}), so that neither it nor
+ * {@code run} outgrows HotSpot's size limit for compiling a method.
  *
- * <p>Shape: an entry block ({@link #enter}), reached from the generic code where it would jump
- * to the loop's head (FORPREP falling into the body, FORLOOP and backward JMP going back),
- * tests the type of every register the region keeps unboxed ({@code isI}/{@code isF}) and
- * either loads them into JVM locals (long at {@code 40 + 4r}, double at {@code 42 + 4r}) and
- * runs the typed copy, or goes on with the generic code at the head. The typed copy mirrors
- * the generic code instruction for instruction: the same {@code OpCode.gas} added, the same
- * safepoints (FORLOOP and backward jumps, {@code gas >= room}) and the same results, with Lua
- * 5.3's integer and float rules (wrap-around, exact int/float comparisons, floor division and
- * modulo from {@code Arith}).
+ * <p>Shape: an entry block ({@link #enter}), reached when run's generic code gets to the
+ * loop's head (FORPREP falling into the body, FORLOOP and backward JMP going back) and calls
+ * the loop method, tests the type of every register the region keeps unboxed ({@code
+ * isI}/{@code isF}) and either loads them into JVM locals (long at {@code 40 + 4r}, double at
+ * {@code 42 + 4r}) and runs the typed copy, or goes back to run's generic code at the head.
+ * The typed copy mirrors the generic code instruction for instruction: the same {@code
+ * OpCode.gas} added, the same safepoints (FORLOOP and backward jumps, {@code gas >= room}) and
+ * the same results, with Lua 5.3's integer and float rules (wrap-around, exact int/float
+ * comparisons, floor division and modulo from {@code Arith}).
  *
  * <p>Leaving: wherever the interpreter's own path is needed (a boxed operand of another type
  * than assumed, integer division by zero, a table read that might call {@code __index}, a
- * store outside an existing array slot, a mixed for loop) and at every exit of the loop, the
- * typed copy <em>spills</em> (boxes the registers whose local is newer than {@code co.stack}:
- * see {@link #dirty}) and jumps to the generic label of that pc, before adding that
- * instruction's gas: the generic code then does the whole instruction, errors and metamethods
- * included. A safepoint spills before it charges (the charge may end the run).
+ * store that might call {@code __newindex} or allocate, a mixed for loop) and at every exit of
+ * the loop, the typed copy <em>spills</em> (boxes the registers whose local is newer than
+ * {@code co.stack}: see {@link #dirty}) and goes on at the generic code of that pc in run (the
+ * {@code at} label: a stub that returns the pc), before adding that instruction's gas: the
+ * generic code then does the whole instruction, errors and metamethods included. A safepoint
+ * spills before it charges (the charge may end the run).
  *
- * <p>Generic instructions inside the loop (a call, GETTABUP, SELF, ...: {@link
+ * <p>Generic instructions inside the loop (a call, SETTABUP, SELF, ...: {@link
  * TypedRegions#generic}) spill the same way, then run a copy of the generic code of that
  * instruction (gas, safepoint, direct call included) whose fall-through re-enters the typed
  * copy after it, through guards on the registers it may have written or a callee may have
- * changed through an open upvalue. So nothing but the typed copy's own arithmetic runs while a
- * number lives only in a JVM local: a call, an allocation, a metamethod, the memory walk, an
- * error or a yield always finds {@code co.stack} as the interpreter has it. A call that does
- * not come back here (a frame pushed for the dispatcher, a yield, the direct-call depth bound)
- * is resumed later through the entry switch, in the generic code at the next pc.
+ * changed through an open upvalue. A call is the one exception to spilling first: numbers in
+ * registers below the call's, not captured by a closure and whose slot already holds a number
+ * stay in their locals across it, boxed only on the paths where the call leaves this method
+ * ({@link #boxedOnLeave}). No callee can read them (no upvalue, not an argument), the memory
+ * walk counts every number alike, and an error ends the frame. So a call, an allocation, a
+ * metamethod, the memory walk, an error or a yield always finds {@code co.stack} as the
+ * interpreter has it, or differing only in numbers nothing can read. A call that does not come
+ * back here (a frame pushed for the dispatcher, a yield, the direct-call depth bound) is
+ * resumed later through the entry switch, in the generic code at the next pc.
  */
 final class RegionEmitter implements Opcodes {
     private static final String RT = dev.luavm.vm.tier.FunctionCompiler.RUNTIME;
@@ -65,7 +72,8 @@ final class RegionEmitter implements Opcodes {
     private final MethodVisitor mv;
     private final Prototype p;
     private final int[] code;
-    private final Label[] at;
+    /** the generic code's label of a pc */
+    private final java.util.function.IntFunction<Label> at;
     private final TypedRegions.Region r;
     private final Label[] typed;
     private final Map<String, Label> stubs = new HashMap<>();
@@ -74,17 +82,30 @@ final class RegionEmitter implements Opcodes {
 
     /** Emits the generic code of one instruction, its fall-through going to the given label instead of the next pc's. */
     interface GenericCode {
-        void emit(int pc, Label next);
+        /**
+         * {@code beforeLeave}, when not null, is emitted on every path by which the instruction
+         * leaves this run (to the dispatch loop) other than by an exception; only for an
+         * instruction {@link #spillsOnLeave} accepts.
+         */
+        void emit(int pc, Label next, Runnable beforeLeave);
+
+        /** Whether {@link #emit} can run a {@code beforeLeave} for instruction {@code pc}. */
+        boolean spillsOnLeave(int pc);
     }
 
     private final GenericCode generic;
+    /**
+     * Registers whose {@code co.stack} slot holds a number throughout the copy (guarded on entry,
+     * never given a boxed value of unknown type in it): a call need not box them first.
+     */
+    private boolean[] numericSlot;
     /** registers a typed copy's JVM local may hold newer than co.stack, before each pc (see {@link #dirty}) */
     private boolean[][] dirty;
     private final boolean[] captured;
     /** the dirty set after the instruction being emitted (what its exits and safepoint box) */
     private boolean[] dOut;
 
-    RegionEmitter(MethodVisitor mv, Prototype p, Label[] at, TypedRegions.Region r, GenericCode generic) {
+    RegionEmitter(MethodVisitor mv, Prototype p, java.util.function.IntFunction<Label> at, TypedRegions.Region r, GenericCode generic) {
         this.generic = generic;
         this.captured = TypedRegions.captured(p);
         this.mv = mv;
@@ -115,7 +136,7 @@ final class RegionEmitter implements Opcodes {
             if (h[x] != INT && h[x] != FLT) continue;
             reg(x);
             mv.visitMethodInsn(INVOKESTATIC, RT, h[x] == INT ? "isI" : "isF", "(" + CO + "I)Z", false);
-            mv.visitJumpInsn(IFEQ, at[r.head]);
+            mv.visitJumpInsn(IFEQ, at.apply(r.head));
         }
         for (int x = 0; x < h.length; x++) {
             if (h[x] == INT) {
@@ -129,6 +150,7 @@ final class RegionEmitter implements Opcodes {
             }
         }
         mv.visitJumpInsn(GOTO, typed[0]);
+        numericSlot = numericSlots();
         dirty = dirty();
         for (int pc = r.head; pc <= r.end; pc++) {
             mv.visitLabel(typed[pc - r.head]);
@@ -165,7 +187,7 @@ final class RegionEmitter implements Opcodes {
                 boolean[] di = d[pc - r.head];
                 if (di == null || in(pc) == null) continue;
                 boolean[] o = dirtyAfter(pc, di);
-                int k = TypedRegions.transfer(p, pc, in(pc).clone(), null, null, succ);
+                int k = TypedRegions.transfer(p, pc, in(pc).clone(), null, null, succ, r.floats);
                 for (int j = 0; j < k; j++) {
                     int t = succ[j];
                     if (!r.contains(t)) continue;
@@ -187,12 +209,41 @@ final class RegionEmitter implements Opcodes {
         return d;
     }
 
+    private boolean[] numericSlots() {
+        boolean[] out = new boolean[r.entry.length];
+        for (int x = 0; x < out.length; x++) out[x] = r.entry[x] == INT || r.entry[x] == FLT;
+        for (int pc = r.head; pc <= r.end; pc++) {
+            byte[] s = in(pc);
+            if (s == null) continue;
+            for (int x = 0; x < out.length; x++) if (s[x] == ANY) out[x] = false;
+        }
+        return out;
+    }
+
+    /**
+     * Whether dirty register {@code x} may stay unboxed across generic instruction {@code pc},
+     * boxed only if the instruction leaves this run: a CALL whose generic code can do that,
+     * {@code x} below the call's registers (the callee cannot see it), not captured by a closure
+     * (no upvalue reads it), its slot holding a number already (so the memory walk counts the
+     * same), and the copy going on after the call with {@code x} in the same local. An error
+     * ends the frame, whose registers nothing reads again.
+     */
+    private boolean boxedOnLeave(int pc, int x) {
+        int i = code[pc];
+        if (TypedRegions.op(i) != OpCode.CALL || !generic.spillsOnLeave(pc)) return false;
+        byte[] s = in(pc);
+        int next = pc + 1;
+        byte[] t = r.contains(next) ? in(next) : null;
+        return t != null && s != null && x < a(i) && numericSlot[x] && !captured[x]
+                && (s[x] == INT || s[x] == FLT) && t[x] == s[x];
+    }
+
     /** The dirty set after instruction {@code pc} (generic: all boxed; others: what they write). */
     private boolean[] dirtyAfter(int pc, boolean[] before) {
         boolean[] o = before.clone();
         int i = code[pc];
         if (TypedRegions.generic(p, pc)) {
-            Arrays.fill(o, false);
+            for (int x = 0; x < o.length; x++) o[x] = before[x] && boxedOnLeave(pc, x);
             return o;
         }
         int a = a(i);
@@ -218,31 +269,53 @@ final class RegionEmitter implements Opcodes {
      * than leaving for the dispatcher, re-enter the copy after it: registers the instruction
      * may have written, or a callee may have changed through an open upvalue, are type-checked
      * and reloaded (a failed check goes on in the generic code, everything being boxed); the
-     * others still hold in their locals what {@code co.stack} holds. A caller resumed later
+     * others still hold in their locals what {@code co.stack} holds, or a newer number the
+     * call did not need boxed ({@link #boxedOnLeave}). A caller resumed later
      * (after a yield, a frame pushed, a deep call) comes back through the entry switch into
      * the generic code at the next pc.
      */
     private void genericInstruction(int pc, byte[] s) {
-        spill(s, dirty[pc - r.head]);
+        boolean[] d = dirty[pc - r.head];
+        boolean[] now = d.clone();
+        boolean[] later = new boolean[d.length];
+        for (int x = 0; x < d.length; x++) {
+            if (d[x] && boxedOnLeave(pc, x)) {
+                now[x] = false;
+                later[x] = true;
+            }
+        }
+        spill(s, now);
         Label back = new Label();
-        generic.emit(pc, back);
+        int lazy = 0;
+        for (boolean b : later) lazy += b ? 1 : 0;
+        final boolean anyLater = lazy > 0;
+        generic.emit(pc, back, anyLater ? () -> spill(s, later) : null);
         mv.visitLabel(back);
         int next = pc + 1;
         byte[] t = r.contains(next) ? in(next) : null;
         if (t == null) {
-            mv.visitJumpInsn(GOTO, at[next]);
+            mv.visitJumpInsn(GOTO, at.apply(next));
             return;
         }
         byte[] o = s.clone();
-        TypedRegions.transfer(p, pc, o, null, null, new int[2]);
+        TypedRegions.transfer(p, pc, o, null, null, new int[2], r.floats);
         boolean[] reload = new boolean[t.length];
+        // a failed check goes on in the generic code, which needs what the call left unboxed boxed
+        Label failed = anyLater ? new Label() : at.apply(next);
+        if (anyLater) {
+            stubCode.add(() -> {
+                mv.visitLabel(failed);
+                spill(s, later);
+                mv.visitJumpInsn(GOTO, at.apply(next));
+            });
+        }
         for (int x = 0; x < t.length; x++) {
             if (t[x] != INT && t[x] != FLT) continue;
             reload[x] = o[x] != t[x] || s[x] != t[x] || captured[x] || TypedRegions.writes(p, pc, x);
             if (!reload[x]) continue;
             reg(x);
             mv.visitMethodInsn(INVOKESTATIC, RT, t[x] == INT ? "isI" : "isF", "(" + CO + "I)Z", false);
-            mv.visitJumpInsn(IFEQ, at[next]);
+            mv.visitJumpInsn(IFEQ, failed);
         }
         for (int x = 0; x < t.length; x++) {
             if (!reload[x]) continue;
@@ -328,7 +401,7 @@ final class RegionEmitter implements Opcodes {
         stubCode.add(() -> {
             mv.visitLabel(nl);
             spill(copy, dc);
-            mv.visitJumpInsn(GOTO, pc >= 0 && pc < at.length ? at[pc] : at[r.head]);
+            mv.visitJumpInsn(GOTO, pc >= 0 && pc < code.length ? at.apply(pc) : at.apply(r.head));
         });
         return nl;
     }
@@ -506,9 +579,54 @@ final class RegionEmitter implements Opcodes {
                 o[a] = ANY;
                 go(pc + 1, o);
             }
+            case GETTABUP -> {
+                // R(a) := Upvalue[b][RK(c)] by integer or constant string key, without __index
+                int key = c(i);
+                boolean str = key > 0xFF && p.constants[key & 0xFF] instanceof dev.luavm.value.LuaString;
+                if (!str && type(s, key) == FLT) {
+                    mv.visitJumpInsn(GOTO, leave.get());
+                    return;
+                }
+                if (!str) guard(s, key, INT, false, leave);
+                mv.visitVarInsn(ALOAD, L_CO);
+                mv.visitVarInsn(ALOAD, L_F);
+                mv.visitVarInsn(ILOAD, L_BASE);
+                if (a != 0) {
+                    push(a);
+                    mv.visitInsn(IADD);
+                }
+                push(b(i));
+                if (str) {
+                    push(key & 0xFF);
+                    mv.visitMethodInsn(INVOKESTATIC, RT, "getUpS", "(" + CO + FR + "III)Z", false);
+                } else {
+                    load(s, key, INT);
+                    mv.visitMethodInsn(INVOKESTATIC, RT, "getUpI", "(" + CO + FR + "IIJ)Z", false);
+                }
+                mv.visitJumpInsn(IFEQ, leave.get());
+                addGas(op);
+                o[a] = ANY;
+                go(pc + 1, o);
+            }
             case SETTABLE -> {
                 int key = b(i);
                 int val = c(i);
+                if (key > 0xFF && p.constants[key & 0xFF] instanceof dev.luavm.value.LuaString) {
+                    if (s[a] == INT || s[a] == FLT) {
+                        mv.visitJumpInsn(GOTO, leave.get());
+                        return;
+                    }
+                    // a field write over an existing field: R(a).k := RK(c) (no __newindex, no allocation)
+                    reg(a);
+                    mv.visitVarInsn(ALOAD, L_F);
+                    push(key & 0xFF);
+                    boxedValue(s, val);
+                    mv.visitMethodInsn(INVOKESTATIC, RT, "setS", "(" + CO + "I" + FR + "ILjava/lang/Object;)Z", false);
+                    mv.visitJumpInsn(IFEQ, leave.get());
+                    addGas(op);
+                    go(pc + 1, o);
+                    return;
+                }
                 if (s[a] == INT || s[a] == FLT || type(s, key) == FLT) {
                     mv.visitJumpInsn(GOTO, leave.get());
                     return;
@@ -516,24 +634,7 @@ final class RegionEmitter implements Opcodes {
                 guard(s, key, INT, false, leave);
                 reg(a);
                 load(s, key, INT);
-                // (co, t, key, value boxed): a number from its JVM local, else the constant or register
-                if (val <= 0xFF && (s[val] == INT || s[val] == FLT)) {
-                    load(s, val, s[val]);
-                    if (s[val] == INT) mv.visitMethodInsn(INVOKESTATIC, "java/lang/Long", "valueOf", "(J)Ljava/lang/Long;", false);
-                    else mv.visitMethodInsn(INVOKESTATIC, "java/lang/Double", "valueOf", "(D)Ljava/lang/Double;", false);
-                } else {
-                    if (val > 0xFF) mv.visitVarInsn(ALOAD, L_F);
-                    else mv.visitVarInsn(ALOAD, L_CO);
-                    mv.visitMethodInsn(INVOKESTATIC, RT, val > 0xFF ? "constants" : "stack", "(" + (val > 0xFF ? FR : CO) + ")[Ljava/lang/Object;", false);
-                    if (val > 0xFF) {
-                        push(val & 0xFF);
-                    } else {
-                        mv.visitVarInsn(ILOAD, L_BASE);
-                        push(val);
-                        mv.visitInsn(IADD);
-                    }
-                    mv.visitInsn(AALOAD);
-                }
+                boxedValue(s, val);
                 mv.visitMethodInsn(INVOKESTATIC, RT, "setI", "(" + CO + "IJLjava/lang/Object;)Z", false);
                 mv.visitJumpInsn(IFEQ, leave.get());
                 addGas(op);
@@ -542,7 +643,7 @@ final class RegionEmitter implements Opcodes {
             case ADD, SUB, MUL, MOD, POW, DIV, IDIV, BAND, BOR, BXOR, SHL, SHR -> arith(pc, i, op, s, o, leave);
             case UNM, BNOT -> {
                 int src = b(i);
-                byte d = op == OpCode.BNOT ? TypedRegions.domain(op, s[src], INT) : s[src] == FLT ? FLT : INT;
+                byte d = op == OpCode.BNOT ? TypedRegions.domain(op, s[src], INT, false) : TypedRegions.unmDomain(s[src], r.floats);
                 if (d == BAD) {
                     mv.visitJumpInsn(GOTO, leave.get());
                     return;
@@ -586,17 +687,40 @@ final class RegionEmitter implements Opcodes {
         }
     }
 
+    /** Pushes RK(val) boxed: a number from its JVM local, else the constant or the register. */
+    private void boxedValue(byte[] s, int val) {
+        if (val <= 0xFF && (s[val] == INT || s[val] == FLT)) {
+            load(s, val, s[val]);
+            if (s[val] == INT) mv.visitMethodInsn(INVOKESTATIC, "java/lang/Long", "valueOf", "(J)Ljava/lang/Long;", false);
+            else mv.visitMethodInsn(INVOKESTATIC, "java/lang/Double", "valueOf", "(D)Ljava/lang/Double;", false);
+        } else {
+            if (val > 0xFF) mv.visitVarInsn(ALOAD, L_F);
+            else mv.visitVarInsn(ALOAD, L_CO);
+            mv.visitMethodInsn(INVOKESTATIC, RT, val > 0xFF ? "constants" : "stack", "(" + (val > 0xFF ? FR : CO) + ")[Ljava/lang/Object;", false);
+            if (val > 0xFF) {
+                push(val & 0xFF);
+            } else {
+                mv.visitVarInsn(ILOAD, L_BASE);
+                push(val);
+                mv.visitInsn(IADD);
+            }
+            mv.visitInsn(AALOAD);
+        }
+    }
+
     private void arith(int pc, int i, OpCode op, byte[] s, byte[] o, java.util.function.Supplier<Label> leave) {
         int a = a(i);
         int rb = b(i);
         int rc = c(i);
-        byte d = TypedRegions.domain(op, type(s, rb), type(s, rc));
+        byte d = TypedRegions.domain(op, type(s, rb), type(s, rc), r.floats);
         if (d == BAD) {
             mv.visitJumpInsn(GOTO, leave.get());
             return;
         }
-        guard(s, rb, d, true, leave);
-        guard(s, rc, d, true, leave);
+        // a guessed domain takes only boxed operands of its own type (no integer to float conversion)
+        boolean converts = !TypedRegions.guessed(op, type(s, rb), type(s, rc));
+        guard(s, rb, d, converts, leave);
+        guard(s, rc, d, converts, leave);
         boolean intDiv = d == INT && (op == OpCode.MOD || op == OpCode.IDIV);
         if (intDiv) {
             // n//0 and n%0: the interpreter raises the error

@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * <p>A region is an innermost loop: a numeric for loop (the pcs after its FORPREP up to its
  * FORLOOP) or a loop closed by a backward JMP (from its target to the jump). Every instruction
  * in it must either have a typed form ({@link #supported}: moves, constants, arithmetic,
- * comparisons, tests, forward jumps, table reads by integer or constant string key, array-slot
- * writes), none of which calls, allocates a Lua-visible object or runs a metamethod, or be one
+ * comparisons, tests, forward jumps, table reads (of a register or an upvalue) by integer or
+ * constant string key, array-slot writes, writes over an existing field), none of which calls, allocates a Lua-visible object or runs a metamethod, or be one
  * that falls through and runs through the generic code ({@link #generic}: calls, upvalue
  * tables, method lookups, other table accesses, NEWTABLE, LEN, NOT). Before a generic
  * instruction the typed copy boxes every register it changed since the last boxing, so the
@@ -44,6 +44,11 @@ final class TypedRegions {
         final boolean isFor;
         /** some instruction runs through the generic code ({@link TypedRegions#generic}) */
         boolean generic;
+        /**
+         * the loop computes in floats (a division, a power or a float constant in its
+         * arithmetic): arithmetic on values of unknown type is guessed float, not integer
+         */
+        boolean floats;
         /** types on entry (the guards) and at the head */
         byte[] entry;
         /** state before each pc (index pc - head); null when unreachable from the head */
@@ -88,9 +93,9 @@ final class TypedRegions {
     static boolean generic(Prototype p, int pc) {
         int i = p.code[pc];
         return switch (op(i)) {
-            case GETTABUP, SETTABUP, SETUPVAL, SELF, CALL, NEWTABLE, LEN, NOT -> true;
-            case GETTABLE -> !intKey(p, c(i)) && !(p.constants[c(i) & 0xFF] instanceof dev.luavm.value.LuaString);
-            case SETTABLE -> !intKey(p, b(i));
+            case SETTABUP, SETUPVAL, SELF, CALL, NEWTABLE, LEN, NOT -> true;
+            case GETTABLE, GETTABUP -> !intKey(p, c(i)) && !(p.constants[c(i) & 0xFF] instanceof dev.luavm.value.LuaString);
+            case SETTABLE -> !intKey(p, b(i)) && !(p.constants[b(i) & 0xFF] instanceof dev.luavm.value.LuaString);
             default -> false;
         };
     }
@@ -145,6 +150,7 @@ final class TypedRegions {
         for (Region r : byHead.values()) {
             if (r.head <= last || !supported(p, r)) continue;
             if (global == null) global = global(p);
+            r.floats = computesFloats(p, r);
             infer(p, r, global);
             for (int pc = r.head; pc <= r.end; pc++) r.generic |= generic(p, pc);
             out.add(r);
@@ -195,6 +201,22 @@ final class TypedRegions {
         return numericWork;
     }
 
+    /** Whether the loop divides, raises to a power or has a float constant in its arithmetic. */
+    static boolean computesFloats(Prototype p, Region r) {
+        for (int pc = r.head; pc <= r.end; pc++) {
+            int i = p.code[pc];
+            OpCode op = op(i);
+            if (op == OpCode.DIV || op == OpCode.POW) return true;
+            if (isArith(op) && (isFloatConstant(p, b(i)) || isFloatConstant(p, c(i)))) return true;
+            if (op == OpCode.LOADK && p.constants[i >>> 14] instanceof Double) return true;
+        }
+        return false;
+    }
+
+    private static boolean isFloatConstant(Prototype p, int rk) {
+        return rk > 0xFF && p.constants[rk & 0xFF] instanceof Double;
+    }
+
     static byte join(byte x, byte y) {
         if (x == y || y == NONE) return x;
         if (x == NONE) return y;
@@ -209,11 +231,31 @@ final class TypedRegions {
         return s[rk];
     }
 
-    /** The domain an arithmetic op computes in, from its operands' types (ANY: guarded at use). */
-    static byte domain(OpCode op, byte tb, byte tc) {
+    /**
+     * The domain an arithmetic op computes in, from its operands' types (ANY: guarded at use).
+     * With neither operand known to be a number, it is a guess: float in a loop that computes
+     * in floats ({@code floats}), integer otherwise; {@link #guessed} says when.
+     */
+    static byte domain(OpCode op, byte tb, byte tc, boolean floats) {
         if (op == OpCode.DIV || op == OpCode.POW) return FLT;
         if (isBitwise(op) || op == OpCode.BNOT) return tb == FLT || tc == FLT ? BAD : INT;
-        return tb == FLT || tc == FLT ? FLT : INT;
+        if (tb == FLT || tc == FLT) return FLT;
+        return floats && tb != INT && tc != INT ? FLT : INT;
+    }
+
+    /**
+     * Whether {@link #domain} guessed: no operand is a known number and the op does not convert
+     * (so a boxed operand must already have the domain's type: a guessed-float ADD of two
+     * integers would otherwise give a float where Lua gives an integer).
+     */
+    static boolean guessed(OpCode op, byte tb, byte tc) {
+        if (op == OpCode.DIV || op == OpCode.POW) return false;
+        return tb != INT && tb != FLT && tc != INT && tc != FLT;
+    }
+
+    /** The domain of UNM: its operand's, guessed as {@link #domain} does when unknown. */
+    static byte unmDomain(byte tb, boolean floats) {
+        return tb == FLT || floats && tb != INT ? FLT : INT;
     }
 
     /** The type a comparison reads an operand as: its own, or for a boxed one the other's (integer if both boxed). */
@@ -296,7 +338,7 @@ final class TypedRegions {
             byte[] s0 = in[pc - r.head];
             if (s0 == null) continue;
             byte[] s = s0.clone();
-            int k = transfer(p, pc, s, demand, used, succ);
+            int k = transfer(p, pc, s, demand, used, succ, r.floats);
             for (int j = 0; j < k; j++) edge(r, in, back, s, succ[j]);
         }
         return in;
@@ -321,7 +363,7 @@ final class TypedRegions {
             int pc = work.poll();
             queued[pc] = false;
             byte[] s = in[pc].clone();
-            int k = transfer(p, pc, s, null, null, succ);
+            int k = transfer(p, pc, s, null, null, succ, false);
             for (int j = 0; j < k; j++) {
                 int t = succ[j];
                 if (t < 0 || t >= code.length) continue;
@@ -350,10 +392,11 @@ final class TypedRegions {
 
     /**
      * The typing rule of one instruction: updates {@code s}, puts its successors in {@code succ}
-     * and returns their number. In a region (demand != null) only supported instructions occur;
+     * and returns their number ({@code floats}: the region's {@link Region#floats}, false for the
+     * whole function). In a region (demand != null) only supported instructions occur;
      * for the whole function, anything else makes its target registers boxed.
      */
-    static int transfer(Prototype p, int pc, byte[] s, byte[] demand, boolean[] used, int[] succ) {
+    static int transfer(Prototype p, int pc, byte[] s, byte[] demand, boolean[] used, int[] succ, boolean floats) {
         int i = p.code[pc];
         OpCode op = op(i);
         int a = a(i);
@@ -397,7 +440,7 @@ final class TypedRegions {
                 }
                 byte tb = rkType(p, s, b(i));
                 byte tc = rkType(p, s, c(i));
-                byte d = domain(op, tb, tc);
+                byte d = domain(op, tb, tc, floats);
                 byte w = d == FLT ? FLT : INT;
                 wantRk(s, demand, used, b(i), w);
                 wantRk(s, demand, used, c(i), w);
@@ -410,7 +453,7 @@ final class TypedRegions {
             }
             case UNM, BNOT -> {
                 byte tb = s[b(i)];
-                byte d = op == OpCode.BNOT ? domain(op, tb, INT) : tb == FLT ? FLT : INT;
+                byte d = op == OpCode.BNOT ? domain(op, tb, INT, false) : unmDomain(tb, floats);
                 want(s, demand, used, b(i), d == FLT ? FLT : INT);
                 if (d == BAD) {
                     if (demand != null) next = -1;
@@ -459,7 +502,11 @@ final class TypedRegions {
                 alt = pc + 1 + sbx(i) + 1;
             }
             case RETURN, TAILCALL -> next = -1;
-            case GETTABUP, NEWTABLE, LEN, NOT -> def(s, used, a, ANY);
+            case GETTABUP -> {
+                if (!generic(p, pc)) wantRk(s, demand, used, c(i), INT);
+                def(s, used, a, ANY);
+            }
+            case NEWTABLE, LEN, NOT -> def(s, used, a, ANY);
             case SELF -> {
                 def(s, used, a, ANY);
                 def(s, used, a + 1, ANY);
