@@ -150,7 +150,7 @@ final class TypedRegions {
         for (Region r : byHead.values()) {
             if (r.head <= last || !supported(p, r)) continue;
             if (global == null) global = global(p);
-            r.floats = computesFloats(p, r);
+            r.floats = computesFloats(p, r, global);
             infer(p, r, global);
             for (int pc = r.head; pc <= r.end; pc++) r.generic |= generic(p, pc);
             out.add(r);
@@ -201,13 +201,20 @@ final class TypedRegions {
         return numericWork;
     }
 
-    /** Whether the loop divides, raises to a power or has a float constant in its arithmetic. */
-    static boolean computesFloats(Prototype p, Region r) {
+    /**
+     * Whether the loop divides, raises to a power, or does arithmetic with a float constant or
+     * with a register the whole function's analysis ({@link #global}) knows to be a float
+     * (spectral_norm's {@code acc = acc + A(i, j) * x[j]}: the product of two unknowns is
+     * guessed float because acc is one).
+     */
+    static boolean computesFloats(Prototype p, Region r, byte[][] global) {
         for (int pc = r.head; pc <= r.end; pc++) {
             int i = p.code[pc];
             OpCode op = op(i);
             if (op == OpCode.DIV || op == OpCode.POW) return true;
             if (isArith(op) && (isFloatConstant(p, b(i)) || isFloatConstant(p, c(i)))) return true;
+            byte[] g = global[pc];
+            if (isArith(op) && g != null && (b(i) <= 0xFF && g[b(i)] == FLT || c(i) <= 0xFF && g[c(i)] == FLT)) return true;
             if (op == OpCode.LOADK && p.constants[i >>> 14] instanceof Double) return true;
         }
         return false;
