@@ -40,6 +40,9 @@ import dev.luavm.value.LuaTable;
  * ({@link #gasIn}): {@link #fail} charges its own counter plus any counter handed over but not
  * yet taken, so every unit is charged once whichever level an error or a host stack overflow
  * leaves through. Each level's exception handler puts the nesting state back as it found it.
+ * A typed loop's own method (jit {@code RegionEmitter}) is entered from its {@code run} the
+ * same way, outside run's exception handler: counter handed over, run's pc in {@code f.pc}
+ * ({@link #pcOut}); it returns a status for run to return, or the pc at which run goes on.
  *
  * <p>Each instruction is the interpreter's case for it, with the operand word as a constant:
  * the helpers below are those cases, one each. Their slow paths ({@link #index},
@@ -960,8 +963,10 @@ abstract class TierSupport {
     }
 
     // ---- typed regions (dev.luavm.jit.TypedRegions): numbers unboxed in JVM locals inside
-    // allocation-free, call-free loops; these read, test and write the boxed registers at the
-    // region's edges, and do the few operations whose exact Lua semantics live in Arith.
+    // loops, each run by a loop method of the generated class (pcOut hands it run's pc); these
+    // read, test and write the boxed registers at the region's edges, read and write tables
+    // where no metamethod can run and nothing is allocated, and do the few operations whose
+    // exact Lua semantics live in Arith.
 
     static boolean isI(Coroutine co, int idx) {
         return co.stack[idx] instanceof Long;
