@@ -356,24 +356,34 @@ public final class LuaTable {
     }
 
     public void putStr(LuaString key, Object value) {
-        int h = key.cachedHash();
-        if (h != 0 && hused != 0) {
-            // an existing field found within the free probes, as in getStr
-            Object[] ks = hkeys;
-            int mask = ks.length - 1;
-            int i = mixInt(h) & mask;
-            for (int n = 0; n <= FREE_PROBES; n++, i = (i + 1) & mask) {
-                Object k = ks[i];
-                if (k == key || k instanceof LuaString s && s.cachedHash() == h
-                        && s.length() <= LuaString.FREE_COMPARE_BYTES && s.equals(key)) {
-                    metaAbsent = 0;
-                    hvals[i] = value;
-                    return;
-                }
-                if (k == null || k instanceof LuaString s && s.cachedHash() == h) break;
-            }
+        int i = fieldSlot(key);
+        if (i >= 0) {
+            metaAbsent = 0;
+            hvals[i] = value;
+            return;
         }
         hashPut(key, value);
+    }
+
+    /**
+     * The slot of string key {@code key} when it is found within the free probes (as in
+     * getStr: the same string, or an equal short one); -1 otherwise (absent, or further away).
+     */
+    private int fieldSlot(LuaString key) {
+        int h = key.cachedHash();
+        if (h == 0 || hused == 0) return -1;
+        Object[] ks = hkeys;
+        int mask = ks.length - 1;
+        int i = mixInt(h) & mask;
+        for (int n = 0; n <= FREE_PROBES; n++, i = (i + 1) & mask) {
+            Object k = ks[i];
+            if (k == key || k instanceof LuaString s && s.cachedHash() == h
+                    && s.length() <= LuaString.FREE_COMPARE_BYTES && s.equals(key)) {
+                return i;
+            }
+            if (k == null || k instanceof LuaString s && s.cachedHash() == h) return -1;
+        }
+        return -1;
     }
 
     /**
@@ -382,23 +392,12 @@ public final class LuaTable {
      * no {@code __newindex} and allocates nothing, whatever the table's metatable.
      */
     public boolean replaceStr(LuaString key, Object value) {
-        int h = key.cachedHash();
-        if (h == 0 || hused == 0 || value == null) return false;
-        Object[] ks = hkeys;
-        int mask = ks.length - 1;
-        int i = mixInt(h) & mask;
-        for (int n = 0; n <= FREE_PROBES; n++, i = (i + 1) & mask) {
-            Object k = ks[i];
-            if (k == key || k instanceof LuaString s && s.cachedHash() == h
-                    && s.length() <= LuaString.FREE_COMPARE_BYTES && s.equals(key)) {
-                if (hvals[i] == null) return false;
-                metaAbsent = 0;
-                hvals[i] = value;
-                return true;
-            }
-            if (k == null || k instanceof LuaString s && s.cachedHash() == h) return false;
-        }
-        return false;
+        if (value == null) return false;
+        int i = fieldSlot(key);
+        if (i < 0 || hvals[i] == null) return false;
+        metaAbsent = 0;
+        hvals[i] = value;
+        return true;
     }
 
     private void hashPut(Object key, Object value) {

@@ -245,16 +245,29 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
 
         /** The method's prologue: the counter, room, base and pc, the caches, the nesting state. */
         private void prologue() {
-            rt(L_ST, "gasIn", "(" + ST + ")J");
-            mv.visitVarInsn(LSTORE, L_GAS);
-            rt(L_ST, "roomIn", "(" + ST + ")J");
-            mv.visitVarInsn(LSTORE, L_ROOM);
+            takeCounter();
             rt(L_F, "base", "(" + FR + ")I");
             mv.visitVarInsn(ISTORE, L_BASE);
             rt(L_F, "pc", "(" + FR + ")I");
             mv.visitVarInsn(ISTORE, L_PC);
             if (inline != null) inline.prologue();
             calls.prologue();
+        }
+
+        /** The gas counter and room as whoever ran before left them in the LuaState. */
+        private void takeCounter() {
+            rt(L_ST, "gasIn", "(" + ST + ")J");
+            mv.visitVarInsn(LSTORE, L_GAS);
+            rt(L_ST, "roomIn", "(" + ST + ")J");
+            mv.visitVarInsn(LSTORE, L_ROOM);
+        }
+
+        /** The label reached for a pc outside the code (a generator bug): badPc raises. */
+        private void badBlock() {
+            mv.visitLabel(bad);
+            mv.visitVarInsn(ILOAD, L_PC);
+            mv.visitMethodInsn(INVOKESTATIC, RT, "badPc", "(I)V", false);
+            mv.visitJumpInsn(GOTO, exit0);
         }
 
         /**
@@ -274,10 +287,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitLabel(start);
             mv.visitJumpInsn(GOTO, loop.enter);
             loop.emit();
-            mv.visitLabel(bad);
-            mv.visitVarInsn(ILOAD, L_PC);
-            mv.visitMethodInsn(INVOKESTATIC, RT, "badPc", "(I)V", false);
-            mv.visitJumpInsn(GOTO, exit0);
+            badBlock();
             if (inline != null) inline.slowBlocks();
             calls.emitStubs();
             for (java.util.Map.Entry<Integer, Label> e : resumeAt.entrySet()) {
@@ -287,13 +297,11 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 mv.visitJumpInsn(GOTO, dispatch);
             }
             mv.visitLabel(dispatch);
-            mv.visitVarInsn(ALOAD, L_ST);
-            mv.visitVarInsn(LLOAD, L_GAS);
-            mv.visitVarInsn(LLOAD, L_ROOM);
-            mv.visitInsn(ICONST_M1);
-            mv.visitVarInsn(ILOAD, L_PC);
-            mv.visitInsn(ISUB);
-            mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+            Emit.exit(mv, L_ST, L_GAS, L_ROOM, () -> {
+                mv.visitInsn(ICONST_M1);
+                mv.visitVarInsn(ILOAD, L_PC);
+                mv.visitInsn(ISUB);
+            });
             mv.visitInsn(IRETURN);
             mv.visitLabel(end);
             finish(handler);
@@ -331,11 +339,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitVarInsn(ALOAD, L_F);
             mv.visitVarInsn(ILOAD, L_PC);
             mv.visitMethodInsn(INVOKESTATIC, RT, "pcOut", "(" + FR + "I)V", false);
-            mv.visitVarInsn(ALOAD, L_ST);
-            mv.visitVarInsn(LLOAD, L_GAS);
-            mv.visitVarInsn(LLOAD, L_ROOM);
-            mv.visitInsn(ICONST_0);
-            mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+            Emit.exit(mv, L_ST, L_GAS, L_ROOM, () -> mv.visitInsn(ICONST_0));
             mv.visitInsn(POP);
             mv.visitVarInsn(ALOAD, 0);
             mv.visitVarInsn(ALOAD, L_ST);
@@ -343,19 +347,12 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitVarInsn(ALOAD, L_F);
             mv.visitMethodInsn(INVOKEVIRTUAL, owner, "loop" + k, RUN, false);
             mv.visitVarInsn(ISTORE, L_R);
-            rt(L_ST, "gasIn", "(" + ST + ")J");
-            mv.visitVarInsn(LSTORE, L_GAS);
-            rt(L_ST, "roomIn", "(" + ST + ")J");
-            mv.visitVarInsn(LSTORE, L_ROOM);
+            takeCounter();
             if (inline != null) inline.reloadStack(); // its calls may have grown co.stack
             Label resume = new Label();
             mv.visitVarInsn(ILOAD, L_R);
             mv.visitJumpInsn(IFLT, resume);
-            mv.visitVarInsn(ALOAD, L_ST);
-            mv.visitVarInsn(LLOAD, L_GAS);
-            mv.visitVarInsn(LLOAD, L_ROOM);
-            mv.visitVarInsn(ILOAD, L_R);
-            mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+            Emit.exit(mv, L_ST, L_GAS, L_ROOM, () -> mv.visitVarInsn(ILOAD, L_R));
             mv.visitInsn(IRETURN);
             mv.visitLabel(resume);
             mv.visitInsn(ICONST_M1);
@@ -380,10 +377,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitTableSwitchInsn(0, code.length - 1, bad, at);
             for (int pc = 0; pc < code.length; pc++) instruction(pc);
             mv.visitJumpInsn(GOTO, bad);
-            mv.visitLabel(bad);
-            mv.visitVarInsn(ILOAD, L_PC);
-            mv.visitMethodInsn(INVOKESTATIC, RT, "badPc", "(I)V", false);
-            mv.visitJumpInsn(GOTO, exit0);
+            badBlock();
             if (inline != null) inline.slowBlocks();
             calls.emitStubs();
             mv.visitLabel(end);
@@ -394,11 +388,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
 
         private void exit(Label l, int status) {
             mv.visitLabel(l);
-            mv.visitVarInsn(ALOAD, L_ST);
-            mv.visitVarInsn(LLOAD, L_GAS);
-            mv.visitVarInsn(LLOAD, L_ROOM);
-            push(status);
-            mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+            Emit.exit(mv, L_ST, L_GAS, L_ROOM, () -> push(status));
             mv.visitInsn(IRETURN);
         }
 

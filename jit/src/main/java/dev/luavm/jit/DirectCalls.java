@@ -254,21 +254,13 @@ final class DirectCalls implements Opcodes {
         mv.visitJumpInsn(IF_ICMPEQ, stub);
         // CONTINUE or DONE: leave with it
         if (beforeLeave != null) beforeLeave.run();
-        mv.visitVarInsn(ALOAD, lSt);
-        mv.visitVarInsn(LLOAD, lGas);
-        mv.visitVarInsn(LLOAD, lRoom);
-        mv.visitVarInsn(ILOAD, lR);
-        mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+        Emit.exit(mv, lSt, lGas, lRoom, () -> mv.visitVarInsn(ILOAD, lR));
         mv.visitInsn(IRETURN);
     }
 
     private void exit(Label l, int status) {
         mv.visitLabel(l);
-        mv.visitVarInsn(ALOAD, lSt);
-        mv.visitVarInsn(LLOAD, lGas);
-        mv.visitVarInsn(LLOAD, lRoom);
-        push(status);
-        mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+        Emit.exit(mv, lSt, lGas, lRoom, () -> push(status));
         mv.visitInsn(IRETURN);
     }
 

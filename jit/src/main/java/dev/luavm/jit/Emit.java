@@ -2,7 +2,10 @@ package dev.luavm.jit;
 
 import org.objectweb.asm.MethodVisitor;
 
+import static org.objectweb.asm.Opcodes.ALOAD;
 import static org.objectweb.asm.Opcodes.BIPUSH;
+import static org.objectweb.asm.Opcodes.INVOKESTATIC;
+import static org.objectweb.asm.Opcodes.LLOAD;
 import static org.objectweb.asm.Opcodes.ICONST_0;
 import static org.objectweb.asm.Opcodes.SIPUSH;
 
@@ -17,5 +20,18 @@ final class Emit {
         else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) mv.visitIntInsn(BIPUSH, v);
         else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) mv.visitIntInsn(SIPUSH, v);
         else mv.visitLdcInsn(v);
+    }
+
+    /**
+     * {@code TierSupport.exit(st, gas, room, status)}: the counter and room handed back through
+     * the LuaState, the status ({@code status} pushes it) left on the operand stack.
+     */
+    static void exit(MethodVisitor mv, int lSt, int lGas, int lRoom, Runnable status) {
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(LLOAD, lGas);
+        mv.visitVarInsn(LLOAD, lRoom);
+        status.run();
+        mv.visitMethodInsn(INVOKESTATIC, dev.luavm.vm.tier.FunctionCompiler.RUNTIME, "exit",
+                "(Ldev/luavm/vm/LuaState;JJI)I", false);
     }
 }

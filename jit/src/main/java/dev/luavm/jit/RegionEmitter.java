@@ -337,6 +337,17 @@ final class RegionEmitter implements Opcodes {
         Emit.pushInt(mv, v);
     }
 
+    /** co, f, base + reg on the operand stack (a region helper's destination register) */
+    private void coFrameSlot(int x) {
+        mv.visitVarInsn(ALOAD, L_CO);
+        mv.visitVarInsn(ALOAD, L_F);
+        mv.visitVarInsn(ILOAD, L_BASE);
+        if (x != 0) {
+            push(x);
+            mv.visitInsn(IADD);
+        }
+    }
+
     /** co, base + reg on the operand stack */
     private void reg(int x) {
         mv.visitVarInsn(ALOAD, L_CO);
@@ -539,19 +550,13 @@ final class RegionEmitter implements Opcodes {
             }
             case GETTABLE -> {
                 int key = c(i);
-                if (key > 0xFF && p.constants[key & 0xFF] instanceof dev.luavm.value.LuaString) {
+                if (TypedRegions.stringKey(p, key)) {
                     if (s[b(i)] == INT || s[b(i)] == FLT) {
                         mv.visitJumpInsn(GOTO, leave.get());
                         return;
                     }
                     // a field read: R(a) := R(b).k without __index (as the generic fast path)
-                    mv.visitVarInsn(ALOAD, L_CO);
-                    mv.visitVarInsn(ALOAD, L_F);
-                    mv.visitVarInsn(ILOAD, L_BASE);
-                    if (a != 0) {
-                        push(a);
-                        mv.visitInsn(IADD);
-                    }
+                    coFrameSlot(a);
                     mv.visitVarInsn(ILOAD, L_BASE);
                     push(b(i));
                     mv.visitInsn(IADD);
@@ -582,19 +587,13 @@ final class RegionEmitter implements Opcodes {
             case GETTABUP -> {
                 // R(a) := Upvalue[b][RK(c)] by integer or constant string key, without __index
                 int key = c(i);
-                boolean str = key > 0xFF && p.constants[key & 0xFF] instanceof dev.luavm.value.LuaString;
+                boolean str = TypedRegions.stringKey(p, key);
                 if (!str && type(s, key) == FLT) {
                     mv.visitJumpInsn(GOTO, leave.get());
                     return;
                 }
                 if (!str) guard(s, key, INT, false, leave);
-                mv.visitVarInsn(ALOAD, L_CO);
-                mv.visitVarInsn(ALOAD, L_F);
-                mv.visitVarInsn(ILOAD, L_BASE);
-                if (a != 0) {
-                    push(a);
-                    mv.visitInsn(IADD);
-                }
+                coFrameSlot(a);
                 push(b(i));
                 if (str) {
                     push(key & 0xFF);
@@ -611,7 +610,7 @@ final class RegionEmitter implements Opcodes {
             case SETTABLE -> {
                 int key = b(i);
                 int val = c(i);
-                if (key > 0xFF && p.constants[key & 0xFF] instanceof dev.luavm.value.LuaString) {
+                if (TypedRegions.stringKey(p, key)) {
                     if (s[a] == INT || s[a] == FLT) {
                         mv.visitJumpInsn(GOTO, leave.get());
                         return;

@@ -94,8 +94,8 @@ final class TypedRegions {
         int i = p.code[pc];
         return switch (op(i)) {
             case SETTABUP, SETUPVAL, SELF, CALL, NEWTABLE, LEN, NOT -> true;
-            case GETTABLE, GETTABUP -> !intKey(p, c(i)) && !(p.constants[c(i) & 0xFF] instanceof dev.luavm.value.LuaString);
-            case SETTABLE -> !intKey(p, b(i)) && !(p.constants[b(i) & 0xFF] instanceof dev.luavm.value.LuaString);
+            case GETTABLE, GETTABUP -> !intKey(p, c(i)) && !stringKey(p, c(i));
+            case SETTABLE -> !intKey(p, b(i)) && !stringKey(p, b(i));
             default -> false;
         };
     }
@@ -163,6 +163,11 @@ final class TypedRegions {
         if (rk <= 0xFF) return true;
         Object k = p.constants[rk & 0xFF];
         return k instanceof Long || k instanceof Double;
+    }
+
+    /** RK operand {@code rk} is a constant string (a field name). */
+    static boolean stringKey(Prototype p, int rk) {
+        return rk > 0xFF && p.constants[rk & 0xFF] instanceof dev.luavm.value.LuaString;
     }
 
     private static boolean intKey(Prototype p, int rk) {
