@@ -459,8 +459,12 @@ public final class Sandbox implements AutoCloseable {
             // under the lock, so a cancel() lands either before this run (pending) or during it
             cancelledBeforeStart = cancelPending;
             cancelPending = false;
-            gateway.reset(limits.timeout());
             engine.startRun(limits.timeout(), limits.runGas());
+            // after the meter's: the gateway's deadline is then never earlier than the meter's, so
+            // when it interrupts a host function the safepoint after it sees the time up (read in
+            // the other order, a host call interrupted between the two deadlines returned nil and
+            // the run went on)
+            gateway.reset(limits.timeout());
             runner = me;
         }
         if (buffer != null) buffer.reset();

@@ -487,7 +487,8 @@ public final class HostGateway {
     /**
      * Clears the cancelled mark before a new run whose deadline is {@code timeout} from now: a
      * host function still running at the deadline is interrupted, and the run ends with TIME at
-     * the safepoint after it.
+     * the safepoint after it. Call it after the gas meter's deadline is set, on the same clock:
+     * the safepoint ends the run only once the meter's deadline has passed too.
      */
     public void reset(java.time.Duration timeout) {
         reset();
