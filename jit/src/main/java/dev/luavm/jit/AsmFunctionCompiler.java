@@ -256,10 +256,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
 
         /** The gas counter and room as whoever ran before left them in the LuaState. */
         private void takeCounter() {
-            rt(L_ST, "gasIn", "(" + ST + ")J");
-            mv.visitVarInsn(LSTORE, L_GAS);
-            rt(L_ST, "roomIn", "(" + ST + ")J");
-            mv.visitVarInsn(LSTORE, L_ROOM);
+            Emit.takeCounter(mv, L_ST, L_GAS, L_ROOM);
         }
 
         /** The label reached for a pc outside the code (a generator bug): badPc raises. */

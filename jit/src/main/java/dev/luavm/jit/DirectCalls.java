@@ -236,12 +236,7 @@ final class DirectCalls implements Opcodes {
         mv.visitMethodInsn(INVOKEVIRTUAL, RT, "run", "(" + ST + CO + FR + ")I", false);
         mv.visitVarInsn(ISTORE, lR);
         unnest();
-        mv.visitVarInsn(ALOAD, lSt);
-        mv.visitMethodInsn(INVOKESTATIC, RT, "gasIn", "(" + ST + ")J", false);
-        mv.visitVarInsn(LSTORE, lGas);
-        mv.visitVarInsn(ALOAD, lSt);
-        mv.visitMethodInsn(INVOKESTATIC, RT, "roomIn", "(" + ST + ")J", false);
-        mv.visitVarInsn(LSTORE, lRoom);
+        Emit.takeCounter(mv, lSt, lGas, lRoom);
         mv.visitVarInsn(ILOAD, lR);
         push(RETURNED);
         Label notReturned = new Label();

@@ -6,11 +6,15 @@ import static org.objectweb.asm.Opcodes.ALOAD;
 import static org.objectweb.asm.Opcodes.BIPUSH;
 import static org.objectweb.asm.Opcodes.INVOKESTATIC;
 import static org.objectweb.asm.Opcodes.LLOAD;
+import static org.objectweb.asm.Opcodes.LSTORE;
 import static org.objectweb.asm.Opcodes.ICONST_0;
 import static org.objectweb.asm.Opcodes.SIPUSH;
 
 /** Small bytecode idioms shared by the emitters of the generated {@code run} method. */
 final class Emit {
+    private static final String RT = dev.luavm.vm.tier.FunctionCompiler.RUNTIME;
+    private static final String ST = "Ldev/luavm/vm/LuaState;";
+
     private Emit() {
     }
 
@@ -31,7 +35,19 @@ final class Emit {
         mv.visitVarInsn(LLOAD, lGas);
         mv.visitVarInsn(LLOAD, lRoom);
         status.run();
-        mv.visitMethodInsn(INVOKESTATIC, dev.luavm.vm.tier.FunctionCompiler.RUNTIME, "exit",
-                "(Ldev/luavm/vm/LuaState;JJI)I", false);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "exit", "(" + ST + "JJI)I", false);
+    }
+
+    /**
+     * The other half of {@link #exit}: the gas counter and room as whoever ran before (a caller,
+     * a callee, a loop method) left them in the LuaState, into locals {@code lGas} and {@code lRoom}.
+     */
+    static void takeCounter(MethodVisitor mv, int lSt, int lGas, int lRoom) {
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "gasIn", "(" + ST + ")J", false);
+        mv.visitVarInsn(LSTORE, lGas);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "roomIn", "(" + ST + ")J", false);
+        mv.visitVarInsn(LSTORE, lRoom);
     }
 }
