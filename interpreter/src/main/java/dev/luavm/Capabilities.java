@@ -44,7 +44,9 @@ import java.util.regex.Pattern;
  * {@link Builder#grant(String, String, HostFunction)} is an {@code UNSAFE} grant with nothing
  * declared: it runs when the policy allows it (the default policy allows everything), as before
  * declarations existed. {@link Builder#module(Object)} declares and grants every method of an
- * annotated Java class at once ({@link dev.luavm.binding}).
+ * annotated Java class at once ({@link dev.luavm.binding}). {@link Builder#grantToModule} grants
+ * a function to the code of one Lua module only (a reviewed module may write the ledger, the
+ * script that requires it may not).
  * {@link #none()} is the bare language (not even {@code print}); {@link #standard()} is
  * base, string, table, math, utf8, coroutine and os.
  */
@@ -64,20 +66,30 @@ public final class Capabilities {
      * A host function granted under {@code path}, as declared: description, safety class,
      * parameters, results, effects, the audit log's redactor and an example of a call (Lua
      * source, for {@code docs}; null when none). {@code function} is null only for a
-     * {@link Safety#FORBIDDEN} grant declared without one.
+     * {@link Safety#FORBIDDEN} grant declared without one. {@code module} is the one module whose
+     * code may call it ({@link Builder#grantToModule}), or null for any code;
+     * {@code onSandboxThread} asks for it to run on the sandbox's own thread.
      */
     public record Grant(String path, String description, HostFunction function, Safety safety, List<Param> params,
-                        List<Param> returns, List<String> effects, Redactor redactor, String example) {
+                        List<Param> returns, List<String> effects, Redactor redactor, String example, String module,
+                        boolean onSandboxThread) {
         /** Checks the parts and copies the lists. */
         public Grant {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(description, "description");
             Objects.requireNonNull(safety, "safety");
             if (function == null && safety != Safety.FORBIDDEN) throw new NullPointerException("host function");
+            if (module != null) checkModule(module);
             params = List.copyOf(params);
             returns = List.copyOf(returns);
             effects = List.copyOf(effects);
             redactor = redactor == null ? Redactor.none() : redactor;
+        }
+
+        /** A grant any code may call, run on a host-call thread. */
+        public Grant(String path, String description, HostFunction function, Safety safety, List<Param> params,
+                     List<Param> returns, List<String> effects, Redactor redactor, String example) {
+            this(path, description, function, safety, params, returns, effects, redactor, example, null, false);
         }
 
         /** A grant with no example. */
@@ -91,9 +103,15 @@ public final class Capabilities {
             this(path, description, function, Safety.UNSAFE, List.of(), List.of(), List.of(), null);
         }
 
+        /** This grant with another function (a replay's stand-in): everything else, the module included, is kept. */
+        public Grant withFunction(HostFunction fn) {
+            return new Grant(path, description, fn, safety, params, returns, effects, redactor, example, module,
+                    onSandboxThread);
+        }
+
         /** True when the grant declares nothing beyond a plain grant. */
         boolean plain() {
-            return safety == Safety.UNSAFE && params.isEmpty() && returns.isEmpty() && effects.isEmpty();
+            return safety == Safety.UNSAFE && params.isEmpty() && returns.isEmpty() && effects.isEmpty() && module == null;
         }
 
         /**
@@ -118,6 +136,7 @@ public final class Capabilities {
             }
             sb.append(" [").append(safety);
             if (!effects.isEmpty()) sb.append("; ").append(String.join(", ", effects));
+            if (module != null) sb.append("; module ").append(module);
             return sb.append("] - ").append(description).toString();
         }
     }
@@ -128,6 +147,12 @@ public final class Capabilities {
     private Capabilities(LinkedHashSet<String> bundles, LinkedHashMap<String, Grant> grants) {
         this.bundles = Collections.unmodifiableSet(bundles);
         this.grants = Collections.unmodifiableMap(grants);
+    }
+
+    static void checkModule(String module) {
+        if (!dev.luavm.host.ModuleIdentity.isName(module)) {
+            throw new IllegalArgumentException("not a module name (dotted words of letters, digits, '_', '-'): '" + module + "'");
+        }
     }
 
     /** The bare language: no library at all, not even print. */
@@ -221,6 +246,28 @@ public final class Capabilities {
         }
 
         /**
+         * Grants {@code fn} under {@code name} (a global name or dotted path, as
+         * {@link #grant(String, String, HostFunction)}) to the code of one module only. The name
+         * is visible to all code, but a call runs only while the nearest Lua function on the
+         * stack belongs to {@code module}: compiled from the source {@code require} loaded for
+         * it from a source the host vouches for (the sandbox's module directories, its module
+         * resolver), including every function that code makes. Any other caller, code compiled by
+         * {@code load} (whatever its chunk name) included, gets the Lua error
+         * {@code permission denied: NAME (granted to module 'MODULE')} and the refusal is
+         * audited; so does a call that is not made by code but on an event (the function set as
+         * a metamethod, a message handler or a finalizer). docs/API.md, "Grants bound to a
+         * module", says what this protects and what it does not.
+         *
+         * @param module a module name as {@code require} takes it ({@code "billing"}, {@code "acme.ledger"})
+         */
+        public Builder grantToModule(String module, String name, String description, HostFunction fn) {
+            Objects.requireNonNull(fn, "host function");
+            checkModule(Objects.requireNonNull(module, "module"));
+            return add(new Grant(name, description, fn, Safety.UNSAFE, List.of(), List.of(), List.of(), null, null,
+                    module, false));
+        }
+
+        /**
          * Starts declaring a host function under {@code path} (see {@link Declaration}); it is
          * granted by {@link Declaration#grant(HostFunction)}. The safety class defaults to
          * {@link Safety#UNSAFE}.
@@ -296,6 +343,8 @@ public final class Capabilities {
             private final List<String> effects = new ArrayList<>();
             private Redactor redactor;
             private String example;
+            private String module;
+            private boolean onSandboxThread;
 
             private Declaration(Builder owner, String path, String description) {
                 this.owner = owner;
@@ -371,9 +420,20 @@ public final class Capabilities {
                 return this;
             }
 
+            /**
+             * Only the code of {@code module} may call the function (see
+             * {@link Builder#grantToModule}); default: any code.
+             */
+            public Declaration module(String module) {
+                checkModule(Objects.requireNonNull(module, "module"));
+                this.module = module;
+                return this;
+            }
+
             /** Grants the function so declared; {@code fn} may be null only for a FORBIDDEN one. */
             public Builder grant(HostFunction fn) {
-                return owner.add(new Grant(path, description, fn, safety, params, returns, effects, redactor, example));
+                return owner.add(new Grant(path, description, fn, safety, params, returns, effects, redactor, example,
+                        module, onSandboxThread));
             }
 
             /** Grants a {@link Safety#FORBIDDEN} function with no implementation: its name exists, its calls are refused and logged. */
@@ -381,6 +441,10 @@ public final class Capabilities {
                 safety = Safety.FORBIDDEN;
                 return grant(null);
             }
+        }
+
+        private static void checkModule(String module) {
+            Capabilities.checkModule(module);
         }
 
         private static void checkPath(String path) {

@@ -30,7 +30,10 @@ import java.util.function.LongSupplier;
  * {@link Builtin} made by {@link #wrap}, so every call passes through {@link #invoke}, which in
  * order:
  * <ol>
- *   <li>charges gas ({@link #CALL_GAS}) and converts the arguments to Java, charging the
+ *   <li>charges gas ({@link #CALL_GAS}); for a grant bound to one module, refuses a call
+ *       that is not made by that module's code ({@link CallContext#callerModule()},
+ *       {@link CallContext#calledImplicitly()}), before looking at anything else;</li>
+ *   <li>converts the arguments to Java, charging the
  *       conversion before its work: 1 per value and 1 per 8 bytes of every string
  *       ({@link ValueConverter});</li>
  *   <li>refuses a {@link Safety#FORBIDDEN} grant, before anything else is consulted;</li>
@@ -161,6 +164,7 @@ public final class HostGateway {
         c.chargeGas(CALL_GAS);
         Object[] raw = new Object[n];
         for (int i = 0; i < n; i++) raw[i] = c.arg(i + 1);
+        if (g.module() != null) checkModule(g, c, raw, rec); // before anything of the call is looked at
         List<Object> args;
         try {
             args = converter.toJavaAll(raw, 0, n, c::chargeGas);
@@ -252,6 +256,27 @@ public final class HostGateway {
             return HostCallPolicy.Decision.deny("the policy failed");
         }
         return d != null ? d : HostCallPolicy.Decision.deny("the policy gave no decision");
+    }
+
+    /**
+     * A grant bound to one module runs only when code of that module calls it: the nearest Lua
+     * function on the running coroutine's stack belongs to the module, and the call is a call
+     * (not a metamethod, message handler or finalizer run on an event).
+     */
+    private void checkModule(Capabilities.Grant g, CallContext c, Object[] raw, Record rec) {
+        boolean implicit = c.calledImplicitly();
+        String caller = implicit ? null : c.callerModule();
+        if (g.module().equals(caller)) return;
+        try {
+            rec.args = converter.toJavaAll(raw, 0, raw.length, c::chargeGas); // for the log, as far as they convert
+        } catch (LuaConversionException e) {
+            rec.args = List.of();
+        }
+        String why = implicit ? "called on an event (a metamethod, message handler or finalizer)"
+                : caller == null ? "called by code of no module" : "called by module '" + caller + "'";
+        String granted = "granted to module '" + g.module() + "'";
+        throw refuse(rec, Verdict.DENIED, granted + ", " + why,
+                c.error("permission denied: " + g.path() + " (" + granted + ")"));
     }
 
     /** Declared types, then constraints, parameter by parameter (a refusal names the first that fails). */

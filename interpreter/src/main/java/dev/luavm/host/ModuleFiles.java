@@ -71,8 +71,26 @@ public final class ModuleFiles {
         }
     }
 
+    /**
+     * The module the module file {@code name} is, by its place inside its directory
+     * ({@link ModuleIdentity#ofFile}, from the real paths, so a link inside the directories
+     * gives the identity of the file it points to), or null.
+     */
+    public String moduleName(String name) {
+        Found f = find(name);
+        return f == null ? null : ModuleIdentity.ofFile(realRoots.get(f.root()).relativize(f.real()));
+    }
+
     /** The real path of a regular file inside a root, or null. */
     private Path resolve(String name) {
+        Found f = find(name);
+        return f == null ? null : f.real();
+    }
+
+    /** A module file: its real path and the directory (index) it was found in. */
+    private record Found(Path real, int root) {}
+
+    private Found find(String name) {
         if (name.indexOf('\0') >= 0) return null;
         Path p;
         try {
@@ -88,7 +106,7 @@ public final class ModuleFiles {
             if (!abs.startsWith(roots.get(i))) continue;
             try {
                 Path real = abs.toRealPath();
-                if (real.startsWith(realRoots.get(i)) && Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) return real;
+                if (real.startsWith(realRoots.get(i)) && Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) return new Found(real, i);
             } catch (IOException e) {
                 return null;
             }

@@ -126,6 +126,52 @@ public abstract class CallContext {
         return call1(fn, new Object[] {a, b});
     }
 
+    /**
+     * Calls {@code fn} on an event, as the VM calls a metamethod, a message handler or a
+     * finalizer (library code: {@code __pairs}, {@code __gc}): as {@link #call}, except that a
+     * builtin called so knows it was not called by code ({@link #calledImplicitly()}).
+     */
+    public Object[] callImplicitly(Object fn, Object... args) {
+        return call(fn, args);
+    }
+
+    // ---- provenance (what a host function granted to one module checks)
+
+    /**
+     * The module of the nearest Lua function on the running coroutine's stack (the function
+     * that called this builtin, or that called the library function calling it), or null when
+     * that function belongs to no module or there is no Lua function on the coroutine's stack.
+     * See {@link dev.luavm.value.Heat#module}.
+     */
+    public String callerModule() {
+        return null;
+    }
+
+    /**
+     * True when this builtin runs on an event rather than because code called it: as a
+     * metamethod (an operator, an index, {@code __tostring}, {@code __pairs}...), as
+     * {@code xpcall}'s message handler or as a {@code __gc} finalizer. A call in Lua code, a
+     * {@code __call} and a library function calling a function it was given ({@code pcall},
+     * {@code table.sort}) are calls.
+     */
+    public boolean calledImplicitly() {
+        return false;
+    }
+
+    /**
+     * The hook that gives code a module identity: a function like {@code chunk} (a main chunk just
+     * compiled, never yet handed to the script) whose code, and every function that code makes,
+     * belongs to {@code module}. Only searchers that load source the host vouches for call it
+     * ({@code require} from the module directories or the host resolver; a virtual file system
+     * only for mounts the host declares trusted): whatever the script can write must never get an
+     * identity, since host functions granted to the module trust it.
+     *
+     * @throws UnsupportedOperationException where the VM gives no identities
+     */
+    public LuaFunction asModule(LuaFunction chunk, String module) {
+        throw new UnsupportedOperationException("module identities");
+    }
+
     /** {@code t[k]} with {@code __index}. */
     public abstract Object index(Object t, Object k);
 

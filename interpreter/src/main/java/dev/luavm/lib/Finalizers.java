@@ -32,7 +32,7 @@ public final class Finalizers {
                 Object f = Collector.finalizerOf(o);
                 if (!(f instanceof LuaFunction)) continue;
                 try {
-                    c.call(f, o);
+                    c.callImplicitly(f, o);
                 } catch (LuaError e) {
                     throw LuaError.of("error in __gc metamethod (" + message(e.value()) + ")");
                 }

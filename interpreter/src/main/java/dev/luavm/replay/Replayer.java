@@ -254,8 +254,8 @@ public final class Replayer {
         if (declared != null) {
             b.bundles(declared.bundles());
             for (Capabilities.Grant g : declared.hostFunctions().values()) {
-                b.grant(new Capabilities.Grant(g.path(), g.description(), g.safety() == Safety.FORBIDDEN ? g.function() : answer,
-                        g.safety(), g.params(), g.returns(), g.effects(), g.redactor()));
+                // withFunction keeps the rest of the declaration, the module a grant is bound to included
+                b.grant(g.withFunction(g.safety() == Safety.FORBIDDEN ? g.function() : answer));
             }
             return b.build();
         }

@@ -121,6 +121,12 @@ final class Calls {
 
     /** Runs a plain builtin on the Java stack; results end at {@code func..}. */
     static void callBuiltin(LuaState st, Coroutine co, Builtin b, int func, int nargs, int nres, CallFrame caller) {
+        callBuiltin(st, co, b, func, nargs, nres, caller, false);
+    }
+
+    /** As above; {@code implicit}: called on an event, not by code ({@link Ctx#calledImplicitly}). */
+    static void callBuiltin(LuaState st, Coroutine co, Builtin b, int func, int nargs, int nres, CallFrame caller,
+                            boolean implicit) {
         // element work: a builtin reads (select copies) its arguments and hands back its results
         if (nargs > FREE_VALUES) st.gas.charge(nargs - FREE_VALUES);
         int top = func + 1 + nargs;
@@ -130,6 +136,7 @@ final class Calls {
         if (c == null) c = new Ctx(st, co);
         else co.spareCtx = null;
         c.aim(b, func, nargs, caller);
+        c.implicit = implicit;
         // finalizers a memory-pressure walk queued run here, at the next builtin call (as PUC runs
         // them at its next GC step): one level up the Java stack, never nested (Finalizers)
         dev.luavm.meter.Collector gc = st.memory.collector();
@@ -407,7 +414,7 @@ final class Calls {
         Object value;
         while (true) {
             try {
-                Object[] r = st.callJava(h, errValue);
+                Object[] r = st.callJavaImplicitly(h, errValue);
                 value = r.length == 0 ? null : r[0];
                 break;
             } catch (LuaError e2) {

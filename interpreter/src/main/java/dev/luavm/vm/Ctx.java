@@ -29,6 +29,8 @@ final class Ctx extends CallContext {
     int nargs;
     /** the Lua frame whose instruction called the builtin, or null (called from Java or a marker) */
     CallFrame caller;
+    /** called on an event (metamethod, message handler, finalizer), not by code ({@link #calledImplicitly}) */
+    boolean implicit;
 
     Ctx(LuaState st, Coroutine co) {
         this.st = st;
@@ -114,6 +116,36 @@ final class Ctx extends CallContext {
     @Override
     public Object call1(Object f, Object a, Object b) {
         return st.callJava1(f, a, b);
+    }
+
+    @Override
+    public Object[] callImplicitly(Object f, Object... args) {
+        return st.callJavaImplicitly(f, args);
+    }
+
+    @Override
+    public String callerModule() {
+        CallFrame[] fs = co.frames;
+        for (int i = co.nframes - 1; i >= 0; i--) {
+            CallFrame f = fs[i];
+            if (f.kind == CallFrame.LUA) return f.closure.heat.module;
+        }
+        return null; // a coroutine whose body is a builtin: no Lua code asked
+    }
+
+    @Override
+    public boolean calledImplicitly() {
+        return implicit;
+    }
+
+    @Override
+    public dev.luavm.value.LuaFunction asModule(dev.luavm.value.LuaFunction chunk, String module) {
+        if (!(chunk instanceof dev.luavm.value.LuaClosure cl) || cl.proto.upvalues.length > 1) {
+            throw new IllegalArgumentException("not a main chunk");
+        }
+        st.memory.charge(dev.luavm.meter.Sizes.CLOSURE_HEADER);
+        // the same code and environment under a cell of its own: the closure load made is dropped
+        return new dev.luavm.value.LuaClosure(cl.proto, cl.upvals, dev.luavm.value.Heat.ofModule(module));
     }
 
     @Override

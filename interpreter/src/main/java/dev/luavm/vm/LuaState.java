@@ -284,6 +284,24 @@ public final class LuaState {
     }
 
     /**
+     * {@link #callJava} for a call on an event (a metamethod, a message handler, a finalizer): a
+     * plain builtin so called sees {@link Ctx#calledImplicitly()}.
+     */
+    Object[] callJavaImplicitly(Object fn, Object... args) {
+        if (!(fn instanceof Builtin b) || b instanceof VmBuiltin) return callJava(fn, args);
+        Coroutine co = current;
+        int n = args.length;
+        int func = pushCall(co, fn, n);
+        System.arraycopy(args, 0, co.stack, func + 1, n);
+        try {
+            Calls.callBuiltin(this, co, b, func, n, -1, null, true);
+            return results(co, func);
+        } finally {
+            co.top = func;
+        }
+    }
+
+    /**
      * {@code fn(a, b)} truncated to one result, like {@link #callJava} but with no argument or
      * result array (table.sort comparators, called once per comparison).
      */

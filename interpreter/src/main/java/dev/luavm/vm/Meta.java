@@ -136,6 +136,10 @@ final class Meta {
             co.metaDepth++;
             return Calls.PENDING;
         }
+        if (tm instanceof Builtin bt && !(bt instanceof VmBuiltin)) {
+            Object[] r = nargs != 3 ? st.callJavaImplicitly(tm, a, b) : st.callJavaImplicitly(tm, a, b, c);
+            return r.length == 0 ? null : r[0];
+        }
         if (nargs != 3) return st.callJava1(tm, a, b);
         Object[] r = st.callJava(tm, a, b, c);
         return r.length == 0 ? null : r[0];
@@ -378,7 +382,7 @@ final class Meta {
     static LuaString tostring(Ctx c, LuaState st, Object v) {
         Object tm = getTM(st, v, TOSTRING);
         if (tm != null) {
-            Object[] r = st.callJava(tm, v);
+            Object[] r = st.callJavaImplicitly(tm, v);
             Object s = r.length == 0 ? null : r[0];
             if (s instanceof Long || s instanceof Double) return toStr(s);
             // luaL_error: positioned at the Lua code that called the library function

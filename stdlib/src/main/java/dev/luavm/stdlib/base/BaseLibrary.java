@@ -161,7 +161,7 @@ public final class BaseLibrary implements Library {
         LuaTable mt = c.getMetatable(t);
         Object tm = mt == null ? null : mt.getStr(PAIRS);
         if (tm != null) {
-            Object[] r = c.call(tm, t);
+            Object[] r = c.callImplicitly(tm, t); // a metamethod: a host function granted to one module refuses it
             return c.ret(r.length > 0 ? r[0] : null, r.length > 1 ? r[1] : null, r.length > 2 ? r[2] : null);
         }
         // as 5.3's pairsmeta: any value is accepted here; next complains when the loop calls it

@@ -14,7 +14,9 @@ import dev.luavm.value.LuaValues;
  * the memory meter and the byte rule first), stripped as {@code luaL_loadfile} does
  * ({@link FileText}) and compiled by the VM's {@code load} in text mode, so binary chunks never
  * load and compiling pays gas as any {@code load} does. A candidate outside the directories
- * reads as absent.
+ * reads as absent. The chunk belongs to the module its file's place inside the directories names
+ * ({@link ModuleFiles#moduleName}, {@code CallContext#asModule}), for host functions granted to
+ * that module.
  */
 final class FileSearcher {
     private FileSearcher() {}
@@ -44,6 +46,9 @@ final class FileSearcher {
             Object why = r.length > 1 ? r[1] : null;
             throw loadError(c, name, filename, why instanceof LuaString s ? s.toString() : LuaValues.typeName(why));
         }
+        // the host vouches for its module directories: the code is the module its file's place names
+        String module = files.moduleName(filename);
+        if (module != null) chunk = c.asModule((LuaFunction) chunk, module);
         return c.ret(chunk, c.newString(filename));
     });
 

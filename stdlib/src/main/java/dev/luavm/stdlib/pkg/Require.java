@@ -78,7 +78,10 @@ final class Require {
         return c.ret(loader);
     });
 
-    /** The host searcher: source text from the host resolver, compiled by the VM's {@code load}. */
+    /**
+     * The host searcher: source text from the host resolver, compiled by the VM's {@code load};
+     * the chunk belongs to the module asked for ({@code CallContext#asModule}).
+     */
     static final Builtin HOST_SEARCHER = Builtin.of("searcher_host", c -> {
         LuaString name = c.checkString(1);
         // stands where PUC's Lua-file searcher stands, so it insists on a string package.path as that one does
@@ -101,6 +104,9 @@ final class Require {
             throw c.error("error loading module '" + name + "' from host resolver:\n\t"
                     + (why instanceof LuaString s ? s.toString() : LuaValues.typeName(why)));
         }
+        // the host's resolver answered for this name: the code is that module (grants bound to it)
+        String module = name.toString();
+        if (dev.luavm.host.ModuleIdentity.isName(module)) chunk = c.asModule((LuaFunction) chunk, module);
         return c.ret(chunk, name);
     });
 }
