@@ -164,12 +164,12 @@ public abstract class CallContext {
      * belongs to {@code module}. Only searchers that load source the host vouches for call it
      * ({@code require} from the module directories or the host resolver; a virtual file system
      * only for mounts the host declares trusted): whatever the script can write must never get an
-     * identity, since host functions granted to the module trust it.
-     *
-     * @throws UnsupportedOperationException where the VM gives no identities
+     * identity, since host functions granted to the module trust it. A context that gives no
+     * identities returns {@code chunk} as it is: its code belongs to no module, so grants bound to
+     * a module refuse it (fails closed).
      */
     public LuaFunction asModule(LuaFunction chunk, String module) {
-        throw new UnsupportedOperationException("module identities");
+        return chunk;
     }
 
     /** {@code t[k]} with {@code __index}. */
