@@ -18,8 +18,11 @@ import java.util.Objects;
  *   <li>{@code sourceBytes}: largest chunk accepted by eval/compile/load;</li>
  *   <li>{@code parseDepth}: syntactic nesting (PUC's 200 "C levels" by default).</li>
  * </ul>
+ * Serializable (plain numbers and a {@link Duration}), so a job can ship them to other machines
+ * with the script's source (the Spark module does).
  */
-public final class Limits {
+public final class Limits implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Default gas for a sandbox's life: 100,000,000 units. */
     public static final long DEFAULT_GAS = 100_000_000L;
     /** Default cap on the memory a script holds: 64 MiB. */
@@ -68,6 +71,11 @@ public final class Limits {
         this.sourceBytes = sourceBytes;
         this.parseDepth = parseDepth;
         this.runGas = runGas;
+    }
+
+    /** A deserialized copy passes the constructor's checks like any other. */
+    private Object readResolve() {
+        return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, runGas);
     }
 
     /** Finite defaults suitable for untrusted scripts. */

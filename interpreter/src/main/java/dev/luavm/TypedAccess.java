@@ -216,6 +216,22 @@ public final class TypedAccess {
                 + (why != null ? ": " + why : ""));
     }
 
+    /**
+     * The text Lua's {@code tostring} gives a number as a sandbox returned it: an integer in
+     * decimal ({@code 42}), a float as {@code %.14g} with {@code .0} added when it would read as an
+     * integer ({@code 0.5}, {@code 3.0}, {@code 1e+100}, {@code inf}, {@code -nan}). For hosts that
+     * print or store results as text the way the script would have.
+     *
+     * @param number a Lua integer ({@code Long}, or any integral box) or float ({@code Double}, {@code Float})
+     * @return the number's text, as PUC-Rio Lua 5.3 prints it
+     */
+    public static String numberToString(Number number) {
+        if (number instanceof Double || number instanceof Float) {
+            return dev.luavm.value.LuaNumbers.toString(number.doubleValue());
+        }
+        return Long.toString(number.longValue());
+    }
+
     /** The value as a Lua programmer would name it: "Lua integer 3000000000", "Lua table". */
     static String describe(Object v) {
         if (v == null) return "nil";
