@@ -4,8 +4,8 @@ import dev.luavm.Capabilities;
 import dev.luavm.Limits;
 import dev.luavm.LuaSyntaxException;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.encoders.RowEncoder;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -239,7 +239,9 @@ public final class LuaRows {
         RowJob job = new RowJob(chunkName, source, capabilities, limits, input, output, seedIndex,
                 seedColumn, failFast, clock, usageColumns, auditColumn != null);
         Grants.serializes(job, "the job");
-        return df.mapPartitions(new RowRunner(job), Encoders.row(result));
+        // lenient: dates and timestamps are accepted as java.time or java.sql values, whichever
+        // spark.sql.datetime.java8API.enabled says rows carry (Encoders.row takes only that one)
+        return df.mapPartitions(new RowRunner(job), RowEncoder.encoderFor(result, true));
     }
 
     /** Input, outputs (nullable), error, usage, audit; refuses a name used twice (case-insensitively, as Spark resolves). */

@@ -11,6 +11,7 @@ import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
 import org.apache.spark.sql.catalyst.expressions.CreateStruct;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.connector.catalog.CatalogManager;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StringType;
@@ -103,7 +104,9 @@ final class LuaSqlFunction implements UDF2<String, Row, String> {
         }
         spark.udf().register(f.name, f, DataTypes.StringType);
         FunctionRegistry registry = classic.sessionState().functionRegistry();
-        FunctionIdentifier id = FunctionIdentifier.apply(f.name);
+        // a temporary function lives in the session namespace of the system catalog (system.session.lua)
+        FunctionIdentifier id = new FunctionIdentifier(f.name, scala.Option.apply(CatalogManager.SESSION_NAMESPACE()),
+                scala.Option.apply(CatalogManager.SYSTEM_CATALOG_NAME()));
         scala.Function1<Seq<Expression>, Expression> udf = registry.lookupFunctionBuilder(id).get();
         String name = f.name;
         scala.Function1<Seq<Expression>, Expression> variadic = children -> {

@@ -219,7 +219,7 @@ final class LuaToSpark {
         }
     }
 
-    private static List<Object> array(Object v, ArrayType t, String where) throws Mismatch {
+    private static scala.collection.immutable.Seq<Object> array(Object v, ArrayType t, String where) throws Mismatch {
         List<?> items;
         if (v instanceof List<?> l) items = l;
         else if (v instanceof Map<?, ?> m && m.isEmpty()) items = List.of();
@@ -231,7 +231,7 @@ final class LuaToSpark {
             if (e == null && !t.containsNull()) throw new Mismatch(where + "[" + (i + 1) + "]: value expected, got nil");
             out.add(e);
         }
-        return out;
+        return scala.jdk.javaapi.CollectionConverters.asScala(out).toList(); // an ARRAY's external type is a Seq
     }
 
     private static scala.collection.Map<Object, Object> map(Object v, MapType t, String where) throws Mismatch {
