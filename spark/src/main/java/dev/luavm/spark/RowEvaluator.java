@@ -73,7 +73,9 @@ final class RowEvaluator {
         } catch (LuaToSpark.Mismatch e) {
             error = e.getMessage();
         } catch (LuaConversionException e) {
-            error = "result: " + e.getMessage();
+            // before the chunk runs (no gas yet) it is the row that does not convert, after it the result
+            boolean ran = sandbox != null && sandbox.usage().gas() > 0;
+            error = (ran ? "result: " : "row: ") + e.getMessage();
         } catch (LuaExitException e) {
             error = "os.exit(" + e.status() + ")";
         } catch (LuaException e) {
