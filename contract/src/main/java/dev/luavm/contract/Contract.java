@@ -27,6 +27,11 @@ import java.util.Objects;
  * audit: [arguments, results, output]
  * approval_owner: finance-controls@example.com
  * rollback: manual-review         # or last-approved
+ * modules:                        # reviewed Lua modules the script may require (optional)
+ *   billing:
+ *     source: |                   #   the module's code, approved with the contract
+ *       local M = {} function M.post(e) return app.ledger.post(e) end return M
+ *     functions: [app.ledger.post] #   granted to this module's code only
  * </pre>
  *
  * {@link #load} and {@link #parse} check the file on its own (fields, types, values, schemas);
@@ -52,6 +57,8 @@ public final class Contract {
     private final LocatedTree tree;
     /** the file's text, set once by {@link #parse} */
     private String text;
+    /** the {@code modules:} section, set once by the reader */
+    private List<ModuleRule> modules = List.of();
 
     Contract(String file, String purpose, JsonSchema input, JsonSchema output, List<FunctionRule> functions,
              List<String> libraries, List<String> forbidden, String dataBoundary, ContractLimits limits,
@@ -118,6 +125,13 @@ public final class Contract {
 
     /** The host functions granted, in the file's order. */
     public List<FunctionRule> functions() { return functions; }
+
+    /** The reviewed Lua modules the contract carries, each with the functions granted to it only ({@code modules:}). */
+    public List<ModuleRule> modules() { return modules; }
+
+    void modules(List<ModuleRule> modules) {
+        this.modules = List.copyOf(modules);
+    }
 
     /** The library bundles granted ({@code base}, {@code string}, ...). */
     public List<String> libraries() { return libraries; }

@@ -22,10 +22,13 @@ import java.util.regex.Pattern;
  */
 final class ContractReader {
     static final Set<String> FIELDS = Set.of("purpose", "input", "output", "functions", "libraries", "forbidden",
-            "data_boundary", "limits", "audit", "approval_owner", "rollback");
+            "data_boundary", "limits", "audit", "approval_owner", "rollback", "modules");
     static final Set<String> REQUIRED = Set.of("purpose", "input", "output", "functions", "libraries", "limits",
             "approval_owner", "rollback");
     static final Set<String> FUNCTION_FIELDS = Set.of("name", "safety", "max_calls");
+    static final Set<String> MODULE_FIELDS = Set.of("source", "functions");
+    /** The longest module source a contract carries. */
+    static final int MAX_MODULE_SOURCE = 256 << 10;
     static final Set<String> LIMIT_FIELDS = Set.of("gas", "memory", "time", "output", "depth");
     /** The smallest memory limit: below it not even the libraries fit, so no run could start. */
     static final long MIN_MEMORY = 64 << 10;
@@ -47,7 +50,11 @@ final class ContractReader {
     }
 
     static Contract read(LocatedTree tree) {
-        return new ContractReader(tree).read();
+        ContractReader reader = new ContractReader(tree);
+        Contract c = reader.read();
+        JsonNode modules = tree.root.get("modules");
+        if (modules != null && !modules.isNull()) c.modules(reader.modules(modules, c.functions()));
+        return c;
     }
 
     private ContractException error(String field, String problem) {
@@ -67,7 +74,7 @@ final class ContractReader {
         String purpose = text(root, "purpose", true);
         JsonSchema input = schema(root, "input");
         JsonSchema output = schema(root, "output");
-        List<FunctionRule> functions = functions(root.get("functions"));
+        List<FunctionRule> functions = functions(root.get("functions"), "functions");
         List<String> libraries = libraries(root.get("libraries"));
         List<String> forbidden = root.has("forbidden") && !root.get("forbidden").isNull()
                 ? forbidden(root.get("forbidden")) : List.of();
@@ -127,12 +134,12 @@ final class ContractReader {
         }
     }
 
-    private List<FunctionRule> functions(JsonNode n) {
-        if (!n.isArray()) throw error("functions", "expected a list of function names or {name, safety, max_calls}, got " + kind(n));
+    private List<FunctionRule> functions(JsonNode n, String field) {
+        if (!n.isArray()) throw error(field, "expected a list of function names or {name, safety, max_calls}, got " + kind(n));
         List<FunctionRule> out = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
         for (int i = 0; i < n.size(); i++) {
-            String at = "functions[" + i + "]";
+            String at = field + "[" + i + "]";
             JsonNode e = n.get(i);
             String name;
             Safety safety = null;
@@ -166,6 +173,43 @@ final class ContractReader {
             if (!NAME.matcher(name).matches()) throw error(nameField, "'" + name + "' is not a function name (a Lua name or dotted path)");
             if (!seen.add(name)) throw error(nameField, "'" + name + "' is listed twice");
             out.add(new FunctionRule(name, safety, maxCalls));
+        }
+        return out;
+    }
+
+    /**
+     * {@code modules:}: a mapping of module names to {@code {source, functions}}; a function is
+     * granted once, to the script ({@code functions:}) or to one module.
+     */
+    private List<ModuleRule> modules(JsonNode n, List<FunctionRule> scriptFunctions) {
+        if (!n.isObject()) throw error("modules", "expected a mapping of module names to {source, functions}, got " + kind(n));
+        Map<String, String> grantedTo = new java.util.HashMap<>();
+        for (FunctionRule f : scriptFunctions) grantedTo.put(f.name(), "functions");
+        List<ModuleRule> out = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String name = e.getKey();
+            String at = "modules." + name;
+            if (!dev.luavm.host.ModuleIdentity.isName(name)) {
+                throw error(at, "'" + name + "' is not a module name (dotted words of letters, digits, '_', '-')");
+            }
+            JsonNode m = e.getValue();
+            if (!m.isObject()) throw error(at, "expected {source, functions}, got " + kind(m));
+            checkFields(m, at, MODULE_FIELDS);
+            if (!m.has("source")) throw error(at, "'source' missing (the module's Lua source, reviewed with the contract)");
+            String source = scalarText(m.get("source"), at + ".source");
+            if (source.isBlank()) throw error(at + ".source", "must not be empty");
+            if (source.length() > MAX_MODULE_SOURCE) throw error(at + ".source", "longer than " + MAX_MODULE_SOURCE + " characters");
+            List<FunctionRule> fns = m.has("functions") && !m.get("functions").isNull()
+                    ? functions(m.get("functions"), at + ".functions") : List.of();
+            for (int i = 0; i < fns.size(); i++) {
+                String before = grantedTo.putIfAbsent(fns.get(i).name(), at);
+                if (before != null) {
+                    throw error(at + ".functions[" + i + "]", "'" + fns.get(i).name() + "' is granted already (in " + before
+                            + "): a function goes to the script or to one module");
+                }
+            }
+            out.add(new ModuleRule(name, source, fns));
         }
         return out;
     }

@@ -83,14 +83,35 @@ public final class ContractRunner {
         }
         caps.bundles(libs);
         List<HostCallPolicy> quotas = new ArrayList<>();
-        List<FunctionRule> rules = contract.functions();
+        grant(contract, registry, caps, quotas, contract.functions(), "functions", null);
+        List<ModuleRule> modules = contract.modules();
+        if (!modules.isEmpty() && !libs.contains("package")) {
+            throw contract.error("modules", "a script needs the 'package' library to require a module");
+        }
+        for (ModuleRule m : modules) grant(contract, registry, caps, quotas, m.functions(), "modules." + m.name() + ".functions", m.name());
+        quotas.add(hostPolicy);
+        HostCallPolicy policy = quotas.size() == 1 ? hostPolicy : HostCallPolicy.firstDenyWins(quotas.toArray(new HostCallPolicy[0]));
+        return new ContractRunner(contract, caps.build(), policy, vm);
+    }
+
+    /**
+     * Grants {@code rules} from the registry with the contract's safety classes, effects check,
+     * call bounds and audit rule; to the code of {@code module} only, when it is not null.
+     */
+    private static void grant(Contract contract, Capabilities registry, Capabilities.Builder caps, List<HostCallPolicy> quotas,
+                              List<FunctionRule> rules, String field, String module) {
         for (int i = 0; i < rules.size(); i++) {
             FunctionRule rule = rules.get(i);
-            String at = "functions[" + i + "]";
+            String at = field + "[" + i + "]";
             Capabilities.Grant g = registry.hostFunctions().get(rule.name());
             if (g == null) {
                 throw contract.error(at, "'" + rule.name() + "' is not in the host's registry (it offers: "
                         + String.join(", ", registry.hostFunctions().keySet()) + ")");
+            }
+            if (g.module() != null && !g.module().equals(module)) {
+                // the host bound it to one module: a contract may not hand it to anyone else
+                throw contract.error(at, "'" + rule.name() + "' is granted by the host to module '" + g.module()
+                        + "' only (list it under modules." + g.module() + ".functions)");
             }
             Safety safety = rule.safety() == null ? g.safety() : rule.safety();
             if (safety.ordinal() < g.safety().ordinal()) {
@@ -106,7 +127,7 @@ public final class ContractRunner {
                     }
                 }
             }
-            regrant(caps, g, safety, contract.audit());
+            regrant(caps, g, safety, contract.audit(), module);
             if (rule.maxCallsPerRun() != Long.MAX_VALUE && safety == Safety.UNSAFE) {
                 quotas.add(HostCallPolicy.quota(rule.name(), rule.maxCallsPerRun(), Long.MAX_VALUE));
             }
@@ -114,9 +135,6 @@ public final class ContractRunner {
                 throw contract.error(at + ".max_calls", "a SAFE function never consults the policy, so a call bound needs safety 'unsafe'");
             }
         }
-        quotas.add(hostPolicy);
-        HostCallPolicy policy = quotas.size() == 1 ? hostPolicy : HostCallPolicy.firstDenyWins(quotas.toArray(new HostCallPolicy[0]));
-        return new ContractRunner(contract, caps.build(), policy, vm);
     }
 
     /** The forbidden tag matching {@code effect} ({@code writes} matches {@code writes:ledger}), or null. */
@@ -127,9 +145,10 @@ public final class ContractRunner {
         return null;
     }
 
-    /** Grants {@code g} again with the contract's safety class and audit rule. */
-    private static void regrant(Capabilities.Builder caps, Capabilities.Grant g, Safety safety, AuditRule audit) {
+    /** Grants {@code g} again with the contract's safety class and audit rule (to one module's code, if not null). */
+    private static void regrant(Capabilities.Builder caps, Capabilities.Grant g, Safety safety, AuditRule audit, String module) {
         Capabilities.Builder.Declaration d = caps.declare(g.path(), g.description()).safety(safety);
+        if (module != null) d.module(module);
         for (Param p : g.params()) {
             d.param(p.name(), p.type(), p.description(), p.constraints().toArray(new dev.luavm.host.ArgConstraint[0]));
         }
@@ -149,6 +168,14 @@ public final class ContractRunner {
 
     public Contract contract() {
         return contract;
+    }
+
+    /** The source of the contract's module {@code name} ({@code require}'s host resolver), or null. */
+    private String moduleSource(String name) {
+        for (ModuleRule m : contract.modules()) {
+            if (m.name().equals(name)) return m.source();
+        }
+        return null;
     }
 
     /**
@@ -257,6 +284,7 @@ public final class ContractRunner {
         BoundedBuffer printed = new BoundedBuffer(contract.limits().outputBytes());
         Sandbox.Builder b = vm.sandbox().name(settings.sandboxName()).capabilities(capabilities)
                 .limits(contract.limits().toLimits()).policy(policy).audit(sink).output(printed::write);
+        if (!contract.modules().isEmpty()) b.modules(this::moduleSource);
         if (settings.randomSeed() != null) b.randomSeed(settings.randomSeed());
         if (settings.clock() != null) b.clock(settings.clock());
         if (settings.record()) b.record(true);

@@ -37,6 +37,12 @@ public final class ContractSummary {
         List<String> fns = new ArrayList<>();
         for (FunctionRule f : c.functions()) fns.add(f.name() + " (" + safety(f, registry) + ")");
         row(out, "functions", fns.isEmpty() ? "none" : String.join(", ", fns));
+        for (ModuleRule m : c.modules()) {
+            List<String> mf = new ArrayList<>();
+            for (FunctionRule f : m.functions()) mf.add(f.name() + " (" + safety(f, registry) + ")");
+            row(out, "module " + m.name(), m.source().lines().count() + " lines of Lua; may call "
+                    + (mf.isEmpty() ? "no host function" : String.join(", ", mf)));
+        }
         row(out, "libraries", c.libraries().isEmpty() ? "none" : String.join(", ", c.libraries()));
         row(out, "forbidden", c.forbidden().isEmpty() ? "nothing" : String.join(", ", c.forbidden()));
         row(out, "data boundary", c.dataBoundary() == null ? "(not stated)" : c.dataBoundary());
@@ -72,6 +78,17 @@ public final class ContractSummary {
             if (g != null) effects.addAll(g.effects());
             else effectsKnown = false;
         }
+        List<String> throughModules = new ArrayList<>();
+        for (ModuleRule m : c.modules()) {
+            for (FunctionRule f : m.functions()) {
+                Capabilities.Grant g = registry == null ? null : registry.hostFunctions().get(f.name());
+                Safety s = f.safety() != null ? f.safety() : g != null ? g.safety() : null;
+                if (s == Safety.FORBIDDEN) continue;
+                throughModules.add(f.name() + " (module " + m.name() + ")");
+                if (g != null) effects.addAll(g.effects()); // reachable through the module: its effects count
+                else effectsKnown = false;
+            }
+        }
         boolean net = cannot(c, effects, effectsKnown, "network");
         boolean files = cannot(c, effects, effectsKnown, "filesystem");
         boolean env = cannot(c, effects, effectsKnown, "environment");
@@ -89,6 +106,9 @@ public final class ContractSummary {
         }
         out.add(runnable.isEmpty() ? "can call no host function" : "can call only: " + String.join(", ", runnable));
         if (!never.isEmpty()) out.add("is refused (and logged) if it calls: " + String.join(", ", never));
+        if (!throughModules.isEmpty()) {
+            out.add("reaches only through the reviewed modules, never by calling them itself: " + String.join(", ", throughModules));
+        }
         out.add("uses only the libraries: " + (c.libraries().isEmpty() ? "none" : String.join(", ", c.libraries())));
         ContractLimits l = c.limits();
         out.add("stops after " + duration(l.time()));
