@@ -2,7 +2,8 @@
  * luavm: a Lua 5.3 runtime for untrusted scripts. Embedders see only the API packages:
  * {@code dev.luavm} (runtime, sandboxes, capabilities, limits, exceptions), {@code dev.luavm.host}
  * (host functions, policies, results), {@code dev.luavm.audit} (the audit log),
- * {@code dev.luavm.binding} (typed host modules), {@code dev.luavm.replay} (replaying recorded runs)
+ * {@code dev.luavm.binding} (typed host modules), {@code dev.luavm.replay} (replaying recorded runs),
+ * {@code dev.luavm.vfs} (the file system a host grants)
  * and {@code dev.luavm.docs} (documentation of
  * the grants). The VM's
  * innards (compiler, bytecode, values, meters, the library interface) are exported only to the
@@ -22,6 +23,7 @@ module dev.luavm {
     exports dev.luavm.binding;
     exports dev.luavm.docs;
     exports dev.luavm.replay;
+    exports dev.luavm.vfs;
     // the tier names (LuaVM.Builder.tier) and the compiled tier's service interface
     exports dev.luavm.vm.tier;
 

@@ -59,7 +59,7 @@ public final class Capabilities {
     private static final Set<String> KEYWORDS = Set.of("and", "break", "do", "else", "elseif", "end", "false",
             "for", "function", "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then",
             "true", "until", "while");
-    private static final Capabilities NONE = new Capabilities(new LinkedHashSet<>(), new LinkedHashMap<>());
+    private static final Capabilities NONE = new Capabilities(new LinkedHashSet<>(), new LinkedHashMap<>(), null);
     private static final Capabilities STANDARD = builder().bundles(STANDARD_BUNDLES).build();
 
     /**
@@ -143,10 +143,12 @@ public final class Capabilities {
 
     private final Set<String> bundles;
     private final Map<String, Grant> grants;
+    private final dev.luavm.vfs.Vfs filesystem;
 
-    private Capabilities(LinkedHashSet<String> bundles, LinkedHashMap<String, Grant> grants) {
+    private Capabilities(LinkedHashSet<String> bundles, LinkedHashMap<String, Grant> grants, dev.luavm.vfs.Vfs filesystem) {
         this.bundles = Collections.unmodifiableSet(bundles);
         this.grants = Collections.unmodifiableMap(grants);
+        this.filesystem = filesystem;
     }
 
     static void checkModule(String module) {
@@ -175,12 +177,21 @@ public final class Capabilities {
         Builder b = new Builder();
         b.bundles.addAll(bundles);
         b.grants.putAll(grants);
+        b.filesystem = filesystem;
         return b;
     }
 
     /** Granted bundle names, in installation order. */
     public Set<String> bundles() {
         return bundles;
+    }
+
+    /**
+     * The file system granted ({@link Builder#filesystem}), or null: then {@code io.open},
+     * {@code os.remove} and the other names that reach files are absent.
+     */
+    public dev.luavm.vfs.Vfs filesystem() {
+        return filesystem;
     }
 
     /** Granted host functions by path, in grant order. */
@@ -196,6 +207,7 @@ public final class Capabilities {
         List<String> out = new ArrayList<>();
         for (String b : bundles) out.add("bundle " + b);
         for (Grant g : grants.values()) out.add(g.describe());
+        if (filesystem != null) for (dev.luavm.vfs.Vfs.Mount m : filesystem.mounts()) out.add("filesystem " + m.describe());
         return out;
     }
 
@@ -208,8 +220,22 @@ public final class Capabilities {
     public static final class Builder {
         private final LinkedHashSet<String> bundles = new LinkedHashSet<>();
         private final LinkedHashMap<String, Grant> grants = new LinkedHashMap<>();
+        private dev.luavm.vfs.Vfs filesystem;
 
         private Builder() {}
+
+        /**
+         * Grants a file system: with the {@code io} bundle, {@code io.open} and file names in
+         * {@code io.lines}, {@code io.input}, {@code io.output}; with {@code os}, {@code os.remove},
+         * {@code os.rename} and {@code os.tmpname}; with {@code package}, {@code require} reads
+         * the {@code package.path} entries under its mount points from it. Writes, removes and
+         * renames are {@code writes:fs} events of the gateway ({@code fs.write}, {@code fs.remove},
+         * {@code fs.rename}). Null grants none (the default).
+         */
+        public Builder filesystem(dev.luavm.vfs.Vfs vfs) {
+            this.filesystem = vfs;
+            return this;
+        }
 
         /**
          * Adds bundles by name; {@code "standard"} adds the standard set and {@code "none"}
@@ -318,7 +344,7 @@ public final class Capabilities {
 
         /** The capabilities granted so far (the builder may go on). */
         public Capabilities build() {
-            return new Capabilities(new LinkedHashSet<>(bundles), new LinkedHashMap<>(grants));
+            return new Capabilities(new LinkedHashSet<>(bundles), new LinkedHashMap<>(grants), filesystem);
         }
 
         /**

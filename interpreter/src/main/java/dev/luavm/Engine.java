@@ -67,6 +67,11 @@ final class Engine {
         return state.load(p);
     }
 
+    /** Charges the byte rule for {@code n} bytes of host work (a file's bytes read by the VFS). */
+    void chargeBytes(long n) {
+        if (n > 0) gas.charge(GasMeter.byteWork(n));
+    }
+
     /** A safepoint outside the dispatch loop: ends the run if it was cancelled, timed out or out of gas. */
     void poll() {
         gas.check();

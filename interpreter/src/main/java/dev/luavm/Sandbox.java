@@ -98,6 +98,9 @@ public final class Sandbox implements AutoCloseable {
     private final SandboxEnvironment env;
     private final ByteArrayOutputStream buffer;
     private final Engine engine;
+    /** the granted file system's session, or null; and its side of the sandbox */
+    private final dev.luavm.vfs.session.Session files;
+    private final FileSystemHost filesHost;
 
     private final Object runLock = new Object();
     /** the thread in a run, or null (guarded by runLock) */
@@ -150,6 +153,14 @@ public final class Sandbox implements AutoCloseable {
         }
         this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,
                 engine::gasUsed);
+        if (capabilities.filesystem() != null) {
+            this.filesHost = new FileSystemHost(gateway, meter, engine, seed);
+            this.files = new dev.luavm.vfs.session.Session(capabilities.filesystem(), filesHost);
+            env.fileSystem(files);
+        } else {
+            this.filesHost = null;
+            this.files = null;
+        }
         Collector collector = new Collector();
         meter.setCollector(collector);
         meter.setLiveSizer(new LiveHeapWalker(push -> {
@@ -477,6 +488,7 @@ public final class Sandbox implements AutoCloseable {
             // the zone only when recording: resolving it reads the time-zone rules (~7 ms of a CLI start-up)
             if (audit.recording()) audit.recordStart(source.loadName(), source.source(), Arrays.asList(args), env.zoneId());
             env.startRun(limits.outputBytes(), () -> { throw engine.terminate(LuaLimitException.Limit.OUTPUT); });
+            if (files != null) files.startRun(); // an overlay's uncommitted changes are gone
             // a cancel() that came while the sandbox was idle, or since this run began, ends it
             // before any of its code (a short run would otherwise finish before the VM's next poll)
             if (cancelledBeforeStart || engine.cancelled()) throw new LuaLimitException(LuaLimitException.Limit.CANCELLED);
@@ -485,6 +497,7 @@ public final class Sandbox implements AutoCloseable {
             failure = e;
             throw e;
         } finally {
+            endFiles(failure);
             usage = new Usage(engine.gasUsed(), meter.current(), meter.peak(), env.outputUsed(),
                     Duration.ofNanos(System.nanoTime() - start));
             try {
@@ -494,6 +507,20 @@ public final class Sandbox implements AutoCloseable {
                     runner = null;
                 }
             }
+        }
+    }
+
+    /**
+     * Closes the streams a run left open (host file handles never outlive a run), flushing them
+     * first unless a limit ended it (lua5.3's exit flushes; a killed process does not).
+     */
+    private void endFiles(Throwable failure) {
+        if (files == null) return;
+        boolean flush = failure == null || failure instanceof LuaScriptException || failure instanceof LuaExitException;
+        try {
+            filesHost.ending(() -> files.endRun(flush));
+        } catch (RuntimeException e) {
+            // a stream that cannot be flushed is closed anyway; the run's own outcome stands
         }
     }
 
@@ -659,6 +686,22 @@ public final class Sandbox implements AutoCloseable {
     /** The sandbox's name, as in audit logs and policies. */
     public String name() {
         return name;
+    }
+
+    /**
+     * The host's side of the sandbox's file system (overlay commits, files placed or read by
+     * name), or null when none was granted ({@link Capabilities.Builder#filesystem}).
+     */
+    public SandboxFiles files() {
+        return files == null ? null : new SandboxFiles(this, files);
+    }
+
+    /** Runs {@code action} for the host between runs (under the run lock, the sandbox usable and idle). */
+    <T> T whileIdle(java.util.function.Supplier<T> action) {
+        synchronized (runLock) {
+            checkIdle();
+            return action.get();
+        }
     }
 
     /** What the sandbox was granted. */

@@ -36,6 +36,9 @@ final class SandboxEnvironment implements HostEnvironment {
     /** the run's output digest when recording, else null */
     private java.security.MessageDigest outputDigest;
 
+    /** the sandbox's file system session, or null when none was granted */
+    private dev.luavm.lib.FileSystem fileSystem;
+
     private Runnable onExit = () -> { };
     private int exitStatus;
 
@@ -169,6 +172,15 @@ final class SandboxEnvironment implements HostEnvironment {
     @Override
     public dev.luavm.host.ModuleFiles moduleFiles() {
         return moduleFiles;
+    }
+
+    void fileSystem(dev.luavm.lib.FileSystem fs) {
+        this.fileSystem = fs;
+    }
+
+    @Override
+    public dev.luavm.lib.FileSystem fileSystem() {
+        return fileSystem;
     }
 
     @Override

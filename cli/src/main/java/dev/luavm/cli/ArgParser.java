@@ -70,7 +70,7 @@ final class ArgParser {
             o.version = true;
             return i + 1;
         }
-        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path", "--audit", "--seed", "--tier").contains(name)) {
+        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path", "--audit", "--seed", "--tier", "--mount").contains(name)) {
             throw new UsageException("unrecognized option '" + a + "'");
         }
         int next = i + 1;
@@ -85,6 +85,7 @@ final class ArgParser {
                 case "--timeout" -> o.timeout = Quantities.parseDuration(value);
                 case "--output" -> o.output = Quantities.parseSize(value);
                 case "--path" -> o.paths.add(value);
+                case "--mount" -> o.mounts.add(value);
                 case "--audit" -> o.audit = value;
                 case "--seed" -> o.seed = parseSeed(value);
                 case "--tier" -> o.tier = dev.luavm.vm.tier.Tier.parse(value);
@@ -128,6 +129,9 @@ final class ArgParser {
             "                  (default: standard,package,io,os.exit)",
             "  --path DIR      also let require read DIR/?.lua and DIR/?/init.lua (repeatable; the",
             "                  script's own directory, or '.' without a script, is always searched first)",
+            "  --mount SPEC    give the script a file system (repeatable): POINT=DIR:ro, POINT=DIR:rw[:QUOTA],",
+            "                  POINT=mem[:QUOTA], POINT=DIR:overlay[:QUOTA] (changes in memory, dropped",
+            "                  after each run); QUOTA as --memory; outside the mounts no file exists",
             "  --audit FILE    write the audit log with the recording to FILE (JSON Lines,",
             "                  replaced if it exists); replay it with 'luavm replay FILE'",
             "  --seed N        deterministic runs: math.random and table.sort seeded with N, and",

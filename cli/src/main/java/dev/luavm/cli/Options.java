@@ -17,7 +17,7 @@ import java.util.List;
  *   --            stop handling options
  *   -             stop handling options and run stdin
  *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --path DIR  --tier T  --help
- *   --audit FILE  --seed N
+ *   --audit FILE  --seed N  --mount POINT=SOURCE:MODE
  * </pre>
  * {@link #rawArgs} keeps every argument so the {@code arg} table can give the interpreter's
  * own arguments negative indices, as {@code lua.c} does; {@link #scriptIndex} is the script's
@@ -43,6 +43,8 @@ final class Options {
     String caps;
     /** {@code --path DIR}, in order: where require looks after the script's own directory */
     final List<String> paths = new ArrayList<>();
+    /** {@code --mount} specifications, in order ({@link Mounts}) */
+    final List<String> mounts = new ArrayList<>();
     /** where the JSON Lines audit log (with the recording) goes, or null */
     String audit;
     /** the random seed, which also makes time virtual (deterministic runs); null: a fresh seed, real time */

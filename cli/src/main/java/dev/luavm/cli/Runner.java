@@ -60,8 +60,10 @@ final class Runner {
     static final List<String> DEFAULT_EXTRAS = List.of("package", "io", "os.exit");
 
     static Capabilities capabilities(Options o) {
-        if (o.caps == null) return Capabilities.standard().toBuilder().bundles(DEFAULT_EXTRAS).build();
-        return Capabilities.builder().bundles(Arrays.asList(o.caps.split(","))).build();
+        Capabilities.Builder b = o.caps == null ? Capabilities.standard().toBuilder().bundles(DEFAULT_EXTRAS)
+                : Capabilities.builder().bundles(Arrays.asList(o.caps.split(",")));
+        if (!o.mounts.isEmpty()) b.filesystem(Mounts.parse(o.mounts));
+        return b.build();
     }
 
     /** Where require reads modules: the script's directory ('.' without a script file), then each --path. */

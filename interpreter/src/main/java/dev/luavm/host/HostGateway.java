@@ -245,6 +245,21 @@ public final class HostGateway {
         }
     }
 
+    /**
+     * Runs host work a library does for the script that is not a host function (a
+     * {@code VfsBackend} call of {@code io}) as host functions run: {@link #cancel()} and the
+     * run's deadline interrupt it, and the run then ends at the safepoint after it.
+     */
+    public <T> T hostWork(java.util.concurrent.Callable<T> work) throws Exception {
+        enter();
+        try {
+            return work.call();
+        } finally {
+            exit();
+            if (interruptedByUs()) safepoint.run();
+        }
+    }
+
     /** The policy's decision; a policy that throws or answers nothing denies (the gateway fails closed). */
     private HostCallPolicy.Decision decide(HostCall call) {
         HostCallPolicy.Decision d;

@@ -60,6 +60,11 @@ public interface HostEnvironment {
         throw new UnsupportedOperationException("os.exit");
     }
 
+    /** The sandbox's file system ({@code io.open}, {@code os.remove}, ...), or null when the host granted none. */
+    default FileSystem fileSystem() {
+        return null;
+    }
+
     /** Local time zone offset in seconds east of UTC at the given instant (for os.date without '!'). */
     default int zoneOffsetSeconds(long epochSeconds) {
         return 0;

@@ -5,27 +5,26 @@ import dev.luavm.meter.Sizes;
 import dev.luavm.value.LuaNumbers;
 import dev.luavm.value.LuaString;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.Arrays;
 
 /**
- * {@code io.read}'s formats over the host's input ({@code read_line}, {@code read_all},
- * {@code read_chars}, {@code read_number}, {@code test_eof} of {@code liolib.c}). The stream
- * is the sandbox's one buffered stream, which supports the one-byte look-ahead {@code ungetc}
- * gives PUC. Every byte taken in pays the byte rule, and the memory meter is charged before
- * the buffer grows, in chunks, so a flood of input ends on a limit, never in the host.
+ * {@code io.read}'s formats over a {@link ByteSource} ({@code read_line}, {@code read_all},
+ * {@code read_chars}, {@code read_number}, {@code test_eof} of {@code liolib.c}), with the
+ * one-byte look-ahead {@code ungetc} gives PUC. Every byte taken in pays the byte rule, and the
+ * memory meter is charged before the buffer grows, in chunks, so a flood of input (or a huge
+ * file) ends on a limit, never in the host.
  */
 final class InputReader {
     /** {@code L_MAXLENNUM}: the longest numeral read_number accepts */
     private static final int MAX_NUMERAL = 200;
 
     private final CallContext c;
-    private final InputStream in;
+    private final ByteSource in;
     private byte[] buf = new byte[64];
     private int len;
     private long charged = 64;
 
-    InputReader(CallContext c, InputStream in) {
+    InputReader(CallContext c, ByteSource in) {
         this.c = c;
         this.in = in;
     }
@@ -49,30 +48,29 @@ final class InputReader {
     LuaString all() throws IOException {
         byte[] chunk = new byte[IoFunctions.CHUNK];
         int n;
-        while ((n = in.readNBytes(chunk, 0, chunk.length)) > 0) {
-            for (int i = 0; i < n; i++) add(chunk[i]);
-            if (n < chunk.length) break;
-        }
+        while ((n = in.read(chunk, 0, chunk.length)) > 0) addAll(chunk, n);
         return result();
     }
 
     /** {@code read_chars}: up to {@code count} bytes, nil at end of file. */
     LuaString chars(long count) throws IOException {
+        byte[] chunk = new byte[(int) Math.min(count, IoFunctions.CHUNK)];
         long left = count;
-        int b = 0;
-        while (left > 0 && (b = in.read()) >= 0) {
-            add(b);
-            left--;
+        while (left > 0) {
+            int n = in.read(chunk, 0, (int) Math.min(left, chunk.length));
+            if (n <= 0) break;
+            addAll(chunk, n);
+            left -= n;
         }
         return len > 0 ? result() : null;
     }
 
     /** {@code test_eof}: "" unless at end of file. */
     LuaString testEof() throws IOException {
-        in.mark(1);
         int b = in.read();
-        in.reset();
-        return b < 0 ? null : LuaString.EMPTY;
+        if (b < 0) return null;
+        in.unread();
+        return LuaString.EMPTY;
     }
 
     /** {@code read_number}: a numeral as {@code l_getn} scans it, or nil (the byte after it stays unread). */
@@ -80,10 +78,9 @@ final class InputReader {
         int ch;
         do {
             c.chargeGas(1);
-            in.mark(1);
             ch = in.read();
         } while (ch == ' ' || (ch >= '\t' && ch <= '\r'));
-        in.reset();
+        if (ch >= 0) in.unread();
         boolean hex = false;
         int count = 0;
         test2("-+");
@@ -104,25 +101,23 @@ final class InputReader {
     }
 
     private boolean test2(String set) throws IOException {
-        in.mark(1);
         int ch = in.read();
         if (ch >= 0 && set.indexOf(ch) >= 0 && len <= MAX_NUMERAL) {
             add(ch);
             return true;
         }
-        in.reset();
+        if (ch >= 0) in.unread();
         return false;
     }
 
     private int digits(boolean hex) throws IOException {
         int count = 0;
         while (true) {
-            in.mark(1);
             int ch = in.read();
             boolean digit = ch >= '0' && ch <= '9'
                     || hex && ((ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F'));
             if (!digit || len > MAX_NUMERAL) {
-                in.reset();
+                if (ch >= 0) in.unread();
                 return count;
             }
             add(ch);
@@ -132,15 +127,25 @@ final class InputReader {
 
     /** Appends a byte; memory and gas are charged before the buffer grows. */
     private void add(int b) {
-        if (len == buf.length) {
-            long size = (long) buf.length * 2;
-            if (size > Integer.MAX_VALUE - 64) throw c.error("not enough memory");
-            c.memory().charge(size - charged);
-            c.chargeBytes(size - charged);
-            charged = size;
-            buf = Arrays.copyOf(buf, (int) size);
-        }
+        if (len == buf.length) grow(len + 1L);
         buf[len++] = (byte) b;
+    }
+
+    /** Appends {@code n} bytes of {@code b}, charged as {@link #add} charges. */
+    private void addAll(byte[] b, int n) {
+        if (len + (long) n > buf.length) grow(len + (long) n);
+        System.arraycopy(b, 0, buf, len, n);
+        len += n;
+    }
+
+    private void grow(long needed) {
+        long size = buf.length;
+        while (size < needed) size *= 2;
+        if (size > Integer.MAX_VALUE - 64) throw c.error("not enough memory");
+        c.memory().charge(size - charged);
+        c.chargeBytes(size - charged);
+        charged = size;
+        buf = Arrays.copyOf(buf, (int) size);
     }
 
     private LuaString result() {

@@ -8,16 +8,20 @@ import dev.luavm.value.LuaTable;
 import dev.luavm.value.Userdata;
 
 /**
- * The {@code io} bundle reduced to the sandbox's own streams: {@code io.stdout} and
- * {@code io.stderr} (the host's output sinks, under the run's output limit) and, only when the
- * host gives an input stream ({@code Sandbox.Builder.input}), {@code io.stdin} with
- * {@code io.read} and {@code io.lines()}. {@code io.open}, {@code io.popen}, {@code io.tmpfile}
- * and file names anywhere ({@code io.lines(name)}, {@code io.input(name)},
- * {@code io.output(name)}) are absent or refused: no file of the host is ever opened.
+ * The {@code io} bundle over the sandbox's own streams and, when the host granted a file system
+ * ({@code Capabilities.Builder.filesystem}), its files.
+ *
+ * <p>Always: {@code io.stdout} and {@code io.stderr} (the host's output sinks, under the run's
+ * output limit). With the host's input stream ({@code Sandbox.Builder.input}): {@code io.stdin}.
+ * With either the input or a file system: {@code io.read}, {@code io.lines}, {@code io.input}.
+ * With a file system: {@code io.open}, {@code io.tmpfile}, and file names in {@code io.lines},
+ * {@code io.input} and {@code io.output}, all as lua5.3 on Linux; without one a file name is
+ * refused ("no files in this sandbox") and no file is ever opened. {@code io.popen} is always
+ * absent.
  *
  * <p>Handles are userdata with lua5.3's {@code FILE*} metatable (its own {@code __index},
- * {@code __name}, {@code __tostring}), one per sandbox; closing a standard file is refused as
- * lua5.3 refuses it ("cannot close standard file"). The default input and output
+ * {@code __name}, {@code __tostring}, {@code __gc}), one per sandbox; closing a standard file is
+ * refused as lua5.3 refuses it ("cannot close standard file"). The default input and output
  * ({@code io.input()}, {@code io.output()}) live in the registry, as in PUC.
  */
 public final class IoLibrary implements Library {
@@ -49,7 +53,12 @@ public final class IoLibrary implements Library {
         Builtin.of("io.lines", IoFunctions::lines),
         Builtin.of("io.input", IoFunctions::input),
     };
+    private static final Builtin[] FILE_FUNCTIONS = {
+        Builtin.of("io.open", IoFunctions::open),
+        Builtin.of("io.tmpfile", IoFunctions::tmpfile),
+    };
     private static final Builtin TOSTRING = Builtin.of("__tostring", IoFunctions::tostring);
+    private static final Builtin GC = Builtin.of("__gc", IoFunctions::gc);
 
     @Override
     public String name() {
@@ -59,12 +68,14 @@ public final class IoLibrary implements Library {
     @Override
     public void install(InstallContext ctx) {
         boolean input = ctx.host().input() != null;
+        boolean files = ctx.host().fileSystem() != null;
         LuaTable mt = ctx.newTable();
         put(mt, METHODS, false);
-        if (input) put(mt, INPUT_METHODS, false);
+        if (input || files) put(mt, INPUT_METHODS, false);
         mt.put(LuaString.of("__index"), mt);
         mt.put(LuaString.of("__name"), FILE_MT);
         mt.put(LuaString.of("__tostring"), TOSTRING);
+        if (files) mt.put(LuaString.of("__gc"), GC);
         ctx.registry().put(FILE_MT, mt);
 
         LuaTable io = ctx.newTable();
@@ -73,8 +84,9 @@ public final class IoLibrary implements Library {
         io.put(LuaString.of("stdout"), stdout);
         io.put(LuaString.of("stderr"), handle(ctx, LuaFile.Kind.STDERR, mt));
         ctx.registry().put(IO_OUTPUT, stdout);
+        if (input || files) put(io, INPUT_FUNCTIONS, true);
+        if (files) put(io, FILE_FUNCTIONS, true);
         if (input) {
-            put(io, INPUT_FUNCTIONS, true);
             Userdata stdin = handle(ctx, LuaFile.Kind.STDIN, mt);
             io.put(LuaString.of("stdin"), stdin);
             ctx.registry().put(IO_INPUT, stdin);

@@ -9,8 +9,10 @@ import dev.luavm.value.LuaTable;
 import java.util.List;
 
 /**
- * The {@code os} bundle reduced to time: {@code clock date difftime time}. The functions that
- * reach the process or the file system are not stubbed but absent, so {@code os.execute} is nil.
+ * The {@code os} bundle reduced to time: {@code clock date difftime time}, and, when the host
+ * granted a file system, {@code remove rename tmpname} over it ({@link OsFiles}). The functions
+ * that reach the process (or files, without a file system) are not stubbed but absent, so
+ * {@code os.execute} is nil.
  */
 public final class SafeOsLibrary implements Library {
     private static final List<Builtin> FUNCTIONS = List.of(
@@ -21,6 +23,10 @@ public final class SafeOsLibrary implements Library {
     /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
     private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
     private static final LuaString OS = LuaString.of("os");
+    private static final List<Builtin> FILE_FUNCTIONS = List.of(
+        Builtin.of("os.remove", OsFiles::remove),
+        Builtin.of("os.rename", OsFiles::rename),
+        Builtin.of("os.tmpname", OsFiles::tmpname));
 
     /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
     private final TableTemplate template = TableTemplate.of(lib -> {
@@ -34,6 +40,10 @@ public final class SafeOsLibrary implements Library {
 
     @Override
     public void install(InstallContext ctx) {
-        ctx.globals().put(OS, template.copy(ctx.memory()));
+        LuaTable os = template.copy(ctx.memory());
+        if (ctx.host().fileSystem() != null) {
+            for (Builtin f : FILE_FUNCTIONS) os.put(LuaString.of(f.name), f);
+        }
+        ctx.globals().put(OS, os);
     }
 }

@@ -2,6 +2,7 @@ package dev.luavm.stdlib.pkg;
 
 import dev.luavm.host.ModuleFiles;
 import dev.luavm.lib.CallContext;
+import dev.luavm.lib.FileSystem;
 import dev.luavm.meter.Sizes;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaFunction;
@@ -9,7 +10,8 @@ import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaValues;
 
 /**
- * {@code searcher_Lua} over the host's module directories ({@link ModuleFiles}): the first of
+ * {@code searcher_Lua} over the sandbox's file system (a candidate under one of its mount points
+ * is a VFS name, {@link FileSystem}) and the host's module directories ({@link ModuleFiles}): the first of
  * {@code package.path}'s candidates that is a module file inside them is read (size charged to
  * the memory meter and the byte rule first), stripped as {@code luaL_loadfile} does
  * ({@link FileText}) and compiled by the VM's {@code load} in text mode, so binary chunks never
@@ -30,12 +32,15 @@ final class FileSearcher {
         Object found = SearchPath.search(c, SearchPath.cString(c, name), SearchPath.cString(c, p),
                 new byte[] {'.'}, new byte[] {'/'});
         if (!(found instanceof String filename)) return c.ret(found); // the "no file" lines
+        byte[] fileBytes = filename.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        FileSystem fs = c.host().fileSystem();
+        boolean inVfs = fs != null && fs.covers(fileBytes);
         ModuleFiles files = c.host().moduleFiles();
-        long size = files.size(filename);
+        long size = inVfs ? fs.fileSize(c, fileBytes) : files == null ? -1 : files.size(filename);
         if (size < 0) throw loadError(c, name, filename, "cannot read " + filename);
         c.memory().charge(Sizes.string(size));
         c.chargeBytes(size); // read; compiling it is charged by load
-        byte[] source = files.read(filename, size);
+        byte[] source = inVfs ? fs.readFile(c, fileBytes, size) : files.read(filename, size);
         if (source == null) throw loadError(c, name, filename, "cannot read " + filename);
         Object load = c.registry().get(Registry.LOAD);
         if (load == null) throw loadError(c, name, filename, "no compiler in this sandbox");

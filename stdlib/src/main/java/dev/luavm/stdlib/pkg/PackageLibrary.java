@@ -69,7 +69,7 @@ public final class PackageLibrary implements Library {
         LuaTable searchers = ctx.newTable();
         searchers.putInt(1, Require.PRELOAD_SEARCHER);
         ModuleFiles files = ctx.host().moduleFiles();
-        if (files != null) {
+        if (files != null || ctx.host().fileSystem() != null) {
             // lua5.3's order: preload, then Lua files; the host resolver only when there is one
             searchers.putInt(2, FileSearcher.SEARCHER);
             if (ctx.host().hasModuleResolver()) searchers.putInt(3, Require.HOST_SEARCHER);

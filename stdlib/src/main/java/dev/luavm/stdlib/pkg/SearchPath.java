@@ -9,11 +9,11 @@ import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 
 /**
- * {@code package.searchpath(name, path [, sep [, rep]])}: PUC's template expansion. Without the
- * host's module directories there is no file system behind it, so every candidate is reported
- * missing: nil and {@code "\n\tno file 'a'\n\tno file 'b'"}; with them, a candidate that is a
- * module file inside them ({@link ModuleFiles}) is returned. Arguments are read as C strings
- * (up to a '\0').
+ * {@code package.searchpath(name, path [, sep [, rep]])}: PUC's template expansion. A candidate
+ * under a mount point of the sandbox's file system is found when it is a regular file there; any
+ * other when it is a module file inside the host's module directories ({@link ModuleFiles});
+ * with neither, every candidate is reported missing: nil and
+ * {@code "\n\tno file 'a'\n\tno file 'b'"}. Arguments are read as C strings (up to a '\0').
  */
 final class SearchPath {
     private SearchPath() {}
@@ -35,6 +35,7 @@ final class SearchPath {
      */
     static Object search(CallContext c, byte[] name, byte[] path, byte[] sep, byte[] rep) {
         ModuleFiles files = c.host().moduleFiles();
+        dev.luavm.lib.FileSystem fs = c.host().fileSystem();
         if (sep.length > 0) name = replace(c, name, sep, rep); // replace it by the directory separator
         ByteArrayOutputStream msg = new ByteArrayOutputStream();
         byte[] mark = {'?'};
@@ -47,7 +48,10 @@ final class SearchPath {
             while (l < path.length && path[l] != ';') l++;
             c.chargeBytes(l - i + 12L); // the template and the message line around it
             byte[] filename = replace(c, Arrays.copyOfRange(path, i, l), mark, name);
-            if (files != null) {
+            if (fs != null && fs.covers(filename)) {
+                // under a mount point: a name of the sandbox's file system, never of the host's
+                if (fs.fileSize(c, filename) >= 0) return new String(filename, java.nio.charset.StandardCharsets.UTF_8);
+            } else if (files != null) {
                 String f = new String(filename, java.nio.charset.StandardCharsets.UTF_8);
                 if (files.size(f) >= 0) return f;
             }
