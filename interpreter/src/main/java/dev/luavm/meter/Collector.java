@@ -124,7 +124,8 @@ public final class Collector {
 
     /** The {@code __gc} of {@code o}'s metatable now (nil or not a function: nothing to call). */
     public static Object finalizerOf(Object o) {
-        LuaTable mt = o instanceof LuaTable t ? t.getMetatable() : null;
+        LuaTable mt = o instanceof LuaTable t ? t.getMetatable()
+                : o instanceof dev.luavm.value.Userdata u ? u.getMetatable() : null; // a library's handle (io's files)
         return mt == null ? null : mt.getStr(GC);
     }
 

@@ -44,6 +44,8 @@ final class Stream implements FileStream {
     /** pending writes: buf[0, wlen) go to wbase */
     private long wbase;
     private int wlen;
+    /** where the kernel's file offset would be (glibc's direct reads start there) */
+    private long fdpos;
     private boolean closed;
 
     Stream(Session session, MountPoint mount, VfsBackend.Handle handle, boolean readable, boolean writable,
@@ -113,8 +115,8 @@ final class Stream implements FileStream {
     public int read(byte[] b, int off, int len) throws IOException {
         if (wlen > 0 && len >= bufSize && bufSize >= 128) {
             // glibc's fread of a block or more straight after buffered writes (no seek or flush
-            // between, which C leaves undefined) reads the descriptor directly and drops them
-            pos = wbase;
+            // between, which C leaves undefined) drops them and reads the descriptor where it is
+            pos = fdpos;
             wlen = 0;
         }
         checkRead();
@@ -136,6 +138,7 @@ final class Stream implements FileStream {
         rbase = at;
         rpos = 0;
         rlen = Math.max(n, 0);
+        fdpos = at + rlen;
         if (rlen == 0) pos = at;
         return rlen > 0;
     }
@@ -192,6 +195,7 @@ final class Stream implements FileStream {
         });
         session.grew(mount, growth);
         pos = where + len;
+        fdpos = pos;
     }
 
     /** Writes what the buffer holds; on failure the bytes are dropped, as glibc drops them. */
@@ -229,6 +233,7 @@ final class Stream implements FileStream {
         if (offset > 0 && np < base || np < 0) throw new VfsException(Errno.EINVAL);
         rlen = rpos = 0;
         pos = np;
+        fdpos = np;
         return np;
     }
 

@@ -20,6 +20,8 @@ final class InputReader {
 
     private final CallContext c;
     private final ByteSource in;
+    /** {@code l_getn}'s buffer overflowed: more than {@code L_MAXLENNUM} bytes of numeral, so not a number */
+    private boolean tooLong;
     private byte[] buf = new byte[64];
     private int len;
     private long charged = 64;
@@ -94,20 +96,27 @@ final class InputReader {
             test2("-+");
             digits(false);
         }
-        if (len > MAX_NUMERAL) return null;
-        Object n = LuaNumbers.parse(buf, 0, len);
+        Object n = tooLong ? null : LuaNumbers.parse(buf, 0, len);
         len = 0;
+        tooLong = false;
         return n;
     }
 
     private boolean test2(String set) throws IOException {
         int ch = in.read();
-        if (ch >= 0 && set.indexOf(ch) >= 0 && len <= MAX_NUMERAL) {
-            add(ch);
-            return true;
-        }
+        if (ch >= 0 && set.indexOf(ch) >= 0 && nextc(ch)) return true;
         if (ch >= 0) in.unread();
         return false;
+    }
+
+    /** {@code nextc}: takes the byte unless the buffer is full, which spoils the numeral (PUC's {@code buff[0] = '\0'}). */
+    private boolean nextc(int ch) {
+        if (len >= MAX_NUMERAL) {
+            tooLong = true;
+            return false;
+        }
+        add(ch);
+        return true;
     }
 
     private int digits(boolean hex) throws IOException {
@@ -116,11 +125,10 @@ final class InputReader {
             int ch = in.read();
             boolean digit = ch >= '0' && ch <= '9'
                     || hex && ((ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F'));
-            if (!digit || len > MAX_NUMERAL) {
+            if (!digit || !nextc(ch)) {
                 if (ch >= 0) in.unread();
                 return count;
             }
-            add(ch);
             count++;
         }
     }

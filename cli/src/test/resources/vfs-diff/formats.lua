@@ -1,0 +1,28 @@
+local function show(...) local t = table.pack(...) for i = 1, t.n do t[i] = tostring(t[i]) end print(table.concat(t, " | ")) end
+local f = assert(io.open("out/nums.txt", "w"))
+f:write("10 20.5 -3 0x1F 1e3 .5 5. -0.0 9007199254740993 0x7fffffffffffffff 1e 2e+ --4 +7\n")
+f:write("  \t\n 42abc 0x 3.14.15 1e400 inf nan\n")
+f:write(string.rep("9", 250), "\n")
+f:close()
+f = io.open("out/nums.txt")
+for i = 1, 13 do
+  local v = f:read("n")
+  show(i, v, math.type(v))
+  if v == nil then show("rest", f:read("l")) break end
+end
+show(f:read("n", "n"))
+show(f:read("l"))
+show(f:read("n"), f:read(3))
+show(f:read("n"))
+show(f:read("l"))
+local big = f:read("n")
+show(big, f:read(10))
+show(f:read("a"))
+f:close()
+f = io.open("out/nums.txt")
+show(f:read("n", "n", "n", "l"))
+show(f:read(2, "n", 0, "L"))
+show(pcall(f.read, f, "x"))
+show(pcall(f.read, f, {}))
+show(f:read("*l"), f:read("*n"))
+f:close()

@@ -1,0 +1,33 @@
+local function show(...) local t = table.pack(...) for i = 1, t.n do t[i] = tostring(t[i]) end print(table.concat(t, " | ")) end
+local function try(name, mode)
+  local f, msg, code = io.open(name, mode)
+  if f then show(mode, "ok", io.type(f)) f:close() else show(mode, msg, code) end
+end
+for _, m in ipairs({"r", "w", "a", "r+", "w+", "a+", "rb", "wb", "ab", "r+b", "rbb"}) do try("out/m-" .. m, m) end
+for _, m in ipairs({"", "rw", "x", "rb+", "+r", "r+x", "b"}) do show(m, pcall(io.open, "out/m", m)) end
+local w = io.open("out/wo.txt", "w")
+show(w:read("a"))
+show(w:read("l"))
+w:write("data")
+w:close()
+local r = io.open("out/wo.txt", "r")
+show(r:write("x"))
+show(r:read("a"))
+r:close()
+local a = io.open("out/wo.txt", "a")
+show(a:read(1))
+a:write("-more")
+a:close()
+show(io.open("out/wo.txt"):read("a"))
+local rp = io.open("out/wo.txt", "r+")
+show(rp:read(2))
+rp:write("XX")
+show(rp:read("a"))
+rp:close()
+show(io.open("out/wo.txt"):read("a"))
+local wp = io.open("out/wo.txt", "w+")
+show(wp:read("a"))
+wp:write("fresh")
+wp:seek("set")
+show(wp:read("a"))
+wp:close()

@@ -1,0 +1,1 @@
+for l in io.lines("data/missing.txt") do print(l) end
