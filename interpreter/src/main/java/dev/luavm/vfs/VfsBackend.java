@@ -64,6 +64,15 @@ public interface VfsBackend {
     Stat stat(VfsPath path) throws IOException;
 
     /**
+     * What the name {@code path} itself is, not following a symbolic link in its last component
+     * (a link is {@link Kind#OTHER}); null when nothing is there. Remove and rename act on the
+     * name itself. The default is {@link #stat}: for backends without links.
+     */
+    default Stat lstat(VfsPath path) throws IOException {
+        return stat(path);
+    }
+
+    /**
      * Opens the file {@code path}. Absent without {@code create}: {@link Errno#ENOENT}; a
      * directory opened to write: {@link Errno#EISDIR}. Directories are never opened here (the
      * VFS answers reads of them itself).

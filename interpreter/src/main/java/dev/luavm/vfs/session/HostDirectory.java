@@ -106,6 +106,15 @@ public final class HostDirectory implements VfsBackend {
     }
 
     @Override
+    public Stat lstat(VfsPath path) throws IOException {
+        try (Located at = locate(path.parts(), false)) {
+            return at.stat();
+        } catch (IOException e) {
+            throw translate(e);
+        }
+    }
+
+    @Override
     public Handle open(VfsPath path, OpenOptions o) throws IOException {
         try (Located at = locate(path.parts(), true)) {
             if (at.name == null || at.attrs != null && at.attrs.isDirectory()) throw new VfsException(Errno.EISDIR);

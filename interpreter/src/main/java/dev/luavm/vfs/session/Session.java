@@ -122,6 +122,11 @@ public final class Session implements FileSystem {
         return io(() -> t.mount.backend.stat(t.path));
     }
 
+    /** The name itself, a link not followed (for remove and rename). */
+    private VfsBackend.Stat lstat(Target t) throws VfsException {
+        return io(() -> t.mount.backend.lstat(t.path));
+    }
+
     @Override
     public boolean covers(byte[] name) {
         try {
@@ -176,7 +181,7 @@ public final class Session implements FileSystem {
         Target t = resolve(name.bytesUnsafe());
         if (t.name.last().equals(".")) throw new VfsException(Errno.EINVAL); // rmdir(".")
         MountPoint m = t.mount;
-        VfsBackend.Stat s = stat(t);
+        VfsBackend.Stat s = lstat(t);
         if (s == null) throw new VfsException(Errno.ENOENT);
         if (t.path.isRoot()) throw new VfsException(Errno.EBUSY); // a mount point
         if (t.name.directory() && s.kind() != VfsBackend.Kind.DIRECTORY) throw new VfsException(Errno.ENOTDIR);
@@ -196,10 +201,10 @@ public final class Session implements FileSystem {
     public void rename(CallContext c, LuaString from, LuaString to) throws VfsException {
         Target a = resolve(from.bytesUnsafe());
         Target b = resolve(to.bytesUnsafe());
-        VfsBackend.Stat s = stat(a);
+        VfsBackend.Stat s = lstat(a);
         if (s == null) throw new VfsException(Errno.ENOENT);
+        if (a.path.isRoot() || b.path.isRoot()) throw new VfsException(Errno.EBUSY); // a mount point, as Linux
         if (a.mount != b.mount) throw new VfsException(Errno.EXDEV);
-        if (a.path.isRoot() || b.path.isRoot()) throw new VfsException(Errno.EBUSY);
         boolean dir = s.kind() == VfsBackend.Kind.DIRECTORY;
         if (!dir && (a.name.directory() || b.name.directory())) throw new VfsException(Errno.ENOTDIR);
         MountPoint m = a.mount;
@@ -207,7 +212,7 @@ public final class Session implements FileSystem {
         approve(c, "fs.rename", a.absolute(), b.absolute());
         VfsBackend.Stat replaced;
         try {
-            replaced = a.path.equals(b.path) ? null : stat(b);
+            replaced = a.path.equals(b.path) ? null : lstat(b);
         } catch (VfsException e) {
             replaced = null; // the rename will say why
         }
