@@ -26,9 +26,9 @@ import java.util.regex.Pattern;
  *       {@code utf8}, {@code os} (clock, time, date, difftime only; no execute, getenv or
  *       files), {@code package} ({@code require} from {@code package.preload}, the host's module
  *       directories, read-only, and the host's resolver), {@code io} (the sandbox's own output and
- *       the host-given input; no files), {@code os.exit} (ends the run, never the JVM),
+ *       the host-given input; files only with a granted file system, {@link Builder#filesystem}), {@code os.exit} (ends the run, never the JVM),
  *       {@code debug} (a harmless subset: traceback), {@code docs} (the table {@code docs}
- *       describing these grants, see {@link dev.luavm.docs.HostDocs}). No host files, no
+ *       describing these grants, see {@link dev.luavm.docs.HostDocs}). No host files outside a granted file system's mounts, no
  *       reflection, no binary chunks.</li>
  *   <li><b>Host functions</b>, one by one, under a global name ({@code "lookup"}) or a dotted
  *       path ({@code "invoice.lookup_vendor"}, which creates or extends the table

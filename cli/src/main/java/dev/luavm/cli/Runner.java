@@ -28,7 +28,7 @@ import java.util.Map;
  *
  * <p>Defaults for trusted local use: the standard capabilities plus {@code package} (require
  * reads Lua modules from the script's directory and each {@code --path}, nothing else),
- * {@code io} (the CLI's own stdin, stdout and stderr; no files) and {@code os.exit}, no gas, time or output limit,
+ * {@code io} (the CLI's own stdin, stdout and stderr; files only under the {@code --mount}s) and {@code os.exit}, no gas, time or output limit,
  * a memory cap of 1 GiB or half the JVM's maximum heap, whichever is smaller, and the default
  * call depth. Each of {@code --gas --memory --timeout --output --caps} overrides one.
  */

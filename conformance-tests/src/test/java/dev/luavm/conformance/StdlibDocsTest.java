@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <ol>
  *   <li>a name marked {@code full} or {@code partial} exists, with the documented type, in a
  *       sandbox granted its bundle (plus {@code base}, whose {@code type} and {@code rawget} the
- *       probe uses), and is not there without that bundle;</li>
+ *       probe uses, an input stream and a file system), and is not there without that bundle;</li>
  *   <li>a name marked {@code absent} is nil in a sandbox granted every bundle;</li>
  *   <li>every global and every field of a documented library table in that sandbox has a row;</li>
  *   <li>the documented bundles are exactly the bundles the runtime offers.</li>
@@ -220,8 +220,10 @@ class StdlibDocsTest {
     }
 
     static Sandbox sandbox(Capabilities caps) {
-        // with an input stream, so io's input names (io.read, io.stdin, ...) exist
-        return VM.sandbox().capabilities(caps).input(java.io.InputStream.nullInputStream()).build();
+        // with an input stream and a file system, so io's input names (io.read, io.stdin, ...) and
+        // the names that need files (io.open, os.remove, ...) exist
+        Capabilities withFiles = caps.toBuilder().filesystem(dev.luavm.vfs.Vfs.create().mountMemory("/tmp", 1 << 20)).build();
+        return VM.sandbox().capabilities(withFiles).input(java.io.InputStream.nullInputStream()).build();
     }
 
     /** The Lua type of a dotted name, read raw from the globals ("nil" when any step is missing). */

@@ -273,6 +273,26 @@ class VfsSandboxTest {
                 Vfs.create().mountMemory("/tmp", 8 << 20).mountReadOnly("/data", dir).describe());
     }
 
+    @Test
+    void docsListTheMounts() {
+        Vfs vfs = Vfs.create().mountReadOnly("/data", dir).mountMemory("/tmp", 8 << 20);
+        Capabilities caps = Capabilities.standard().toBuilder().bundle("io", "docs").filesystem(vfs).build();
+        String md = dev.luavm.docs.HostDocs.markdown(caps);
+        assertTrue(md.contains("## Files"), md);
+        assertTrue(md.contains("- /data: read-only\n"), md);
+        assertTrue(md.contains("- /tmp: memory (this sandbox's own, kept between runs), quota 8 MiB\n"), md);
+        assertFalse(md.contains(dir.toString()), "the host directory stays private");
+        try (Sandbox sb = TestTier.vm().sandbox().capabilities(caps).build()) {
+            assertEquals("/data read-only nil|/tmp memory 8388608|64", sb.eval("""
+                    local t = {}
+                    for _, m in ipairs(docs.filesystem.mounts) do t[#t+1] = m.path .. ' ' .. m.mode .. ' ' .. tostring(m.quota) end
+                    return table.concat(t, '|') .. '|' .. docs.filesystem.max_open_files"""));
+            sb.eval("docs('filesystem') docs()");
+            assertTrue(sb.output().contains("filesystem: files as in Lua 5.3 on Linux"), sb.output());
+            assertTrue(sb.output().contains("Files: /data /tmp"), sb.output());
+        }
+    }
+
     static List<String> list(Path d) throws IOException {
         try (var s = Files.list(d)) {
             return s.map(p -> p.getFileName().toString()).sorted().toList();

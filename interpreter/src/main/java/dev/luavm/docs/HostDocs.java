@@ -27,6 +27,9 @@ import java.util.Set;
  * Immutable and safe to share between threads and sandboxes.
  */
 public final class HostDocs {
+    /** The name {@code docs} answers with the mounts of a granted file system. */
+    public static final String FILESYSTEM = "filesystem";
+
     private final Capabilities caps;
 
     private HostDocs(Capabilities caps) {
@@ -74,6 +77,7 @@ public final class HostDocs {
     public Set<String> names() {
         Set<String> out = new LinkedHashSet<>(caps.hostFunctions().keySet());
         out.addAll(modules());
+        if (caps.filesystem() != null) out.add(FILESYSTEM);
         for (String b : caps.bundles()) {
             out.add(b);
             out.addAll(BundleCatalog.of(b).functions());
@@ -107,6 +111,15 @@ public final class HostDocs {
                 if (!d.functions().isEmpty()) sb.append(" Names: ").append(String.join(", ", d.functions())).append('.');
                 sb.append('\n');
             }
+        }
+        if (caps.filesystem() != null) {
+            sb.append("\n## Files\n\n");
+            sb.append("`io.open`, `io.lines`, `os.remove`, `os.rename` and the rest work as in Lua 5.3 on Linux, "
+                    + "inside these mounts only; anything else does not exist (`No such file or directory`). "
+                    + "Writes, removes and renames may be refused by the host's policy (`Permission denied`); "
+                    + "a full quota is `No space left on device`.\n\n");
+            for (dev.luavm.vfs.Vfs.Mount m : caps.filesystem().mounts()) sb.append("- ").append(mountLine(m)).append('\n');
+            sb.append("- ").append(limitsLine(caps.filesystem())).append('\n');
         }
         if (!caps.hostFunctions().isEmpty()) {
             sb.append("\n## Host functions\n\n");
@@ -171,6 +184,11 @@ public final class HostDocs {
         if (!caps.bundles().isEmpty()) {
             sb.append("Libraries: ").append(String.join(", ", caps.bundles())).append('\n');
         }
+        if (caps.filesystem() != null) {
+            sb.append("Files:");
+            for (dev.luavm.vfs.Vfs.Mount m : caps.filesystem().mounts()) sb.append(' ').append(m.path());
+            sb.append(" (docs(\"filesystem\") for details)\n");
+        }
         if (caps.hostFunctions().isEmpty()) {
             sb.append("Host functions: none\n");
         } else {
@@ -194,6 +212,7 @@ public final class HostDocs {
         Objects.requireNonNull(name, "name");
         Grant g = caps.hostFunctions().get(name);
         if (g != null) return Optional.of(functionText(g));
+        if (name.equals(FILESYSTEM) && caps.filesystem() != null) return Optional.of(filesystemText(caps.filesystem()));
         StringBuilder sb = new StringBuilder();
         if (caps.bundles().contains(name)) {
             BundleCatalog.BundleDoc d = BundleCatalog.of(name);
@@ -214,6 +233,31 @@ public final class HostDocs {
             for (Grant f : in) sb.append('\n').append(functionText(f));
         }
         return sb.length() == 0 ? Optional.empty() : Optional.of(sb.toString());
+    }
+
+    /** What {@code docs("filesystem")} prints: the mounts, one a line, and the handle and file quotas. */
+    public static String filesystemText(dev.luavm.vfs.Vfs vfs) {
+        StringBuilder sb = new StringBuilder("filesystem: files as in Lua 5.3 on Linux, inside these mounts only\n");
+        for (dev.luavm.vfs.Vfs.Mount m : vfs.mounts()) sb.append("  ").append(mountLine(m)).append('\n');
+        sb.append("  ").append(limitsLine(vfs)).append('\n');
+        return sb.toString();
+    }
+
+    /** {@code /tmp: memory (this sandbox's own, kept between runs), quota 8 MiB}; never the host's directory. */
+    private static String mountLine(dev.luavm.vfs.Vfs.Mount m) {
+        String what = switch (m.mode()) {
+            case READ_ONLY -> "read-only";
+            case READ_WRITE -> "read-write";
+            case MEMORY -> "memory (this sandbox's own, kept between runs)";
+            case OVERLAY -> "overlay (readable as it is; changes kept in memory and dropped after each run)";
+        };
+        String d = m.describe();
+        int quota = d.indexOf(", quota ");
+        return m.path() + ": " + what + (quota >= 0 ? d.substring(quota) : "");
+    }
+
+    private static String limitsLine(dev.luavm.vfs.Vfs vfs) {
+        return "at most " + vfs.maxOpenFiles() + " files open at once and " + vfs.maxFiles() + " files created";
     }
 
     /** The granted bundle listing {@code name} among its functions, or null. */

@@ -29,6 +29,8 @@ import java.util.Map;
  *     params = {{name = "id", type = "string", description = ..., optional = false, constraints = {...}}, ...},
  *     returns = {{type = "table", description = ...}}, effects = {"network"}, example = "..." or nil}
  * docs["string"] = {kind = "library", name = "string", description = ..., functions = {"string.byte", ...}}
+ * docs["filesystem"] = {kind = "filesystem", description = ..., mounts = {{path = "/tmp", mode = "memory",
+ *     quota = 8388608}, ...}, max_open_files = 64, max_files = 10000}      (with a granted file system)
  * </pre>
  *
  * Calling it prints ({@link HostDocs}'s plain text): {@code docs()} an overview,
@@ -59,6 +61,9 @@ public final class DocsLibrary implements Library {
         LuaTable table = ctx.newTable();
         for (Grant g : docs.capabilities().hostFunctions().values()) table.put(t.str(g.path()), t.function(g));
         for (String b : docs.capabilities().bundles()) table.put(t.str(b), t.library(b));
+        if (docs.capabilities().filesystem() != null) {
+            table.put(t.str(HostDocs.FILESYSTEM), t.filesystem(docs.capabilities().filesystem()));
+        }
         Texts texts = new Texts(docs, ctx.memory());
         LuaTable meta = ctx.newTable();
         meta.put(CALL, Builtin.of("docs", c -> print(c, texts)));
@@ -175,6 +180,28 @@ public final class DocsLibrary implements Library {
             set(e, "name", bundle);
             set(e, "description", HostDocs.librarySummary(bundle));
             set(e, "functions", list(HostDocs.libraryFunctions(bundle)));
+            return e;
+        }
+
+        /** {@code {kind = "filesystem", mounts = {{path, mode, quota}, ...}, max_open_files, max_files}}; quota nil when unbounded. */
+        LuaTable filesystem(dev.luavm.vfs.Vfs vfs) {
+            LuaTable e = ctx.newTable();
+            set(e, "kind", "filesystem");
+            set(e, "description", HostDocs.filesystemText(vfs));
+            LuaTable mounts = ctx.newTable();
+            int i = 0;
+            for (dev.luavm.vfs.Vfs.Mount m : vfs.mounts()) {
+                LuaTable mt = ctx.newTable();
+                set(mt, "path", m.path());
+                set(mt, "mode", m.mode().word);
+                if (m.mode() != dev.luavm.vfs.Vfs.Mode.READ_ONLY && m.quota() != dev.luavm.vfs.Vfs.UNLIMITED) {
+                    mt.put(str("quota"), m.quota());
+                }
+                mounts.putInt(++i, mt);
+            }
+            set(e, "mounts", mounts);
+            e.put(str("max_open_files"), (long) vfs.maxOpenFiles());
+            e.put(str("max_files"), vfs.maxFiles());
             return e;
         }
     }

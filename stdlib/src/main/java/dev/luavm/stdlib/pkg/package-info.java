@@ -1,10 +1,13 @@
 /**
  * The {@code package} capability bundle and {@code require}, after PUC's {@code loadlib.c}
- * (Lua 5.3.6) without the file system: modules come only from {@code package.preload} and from
- * the host ({@link dev.luavm.lib.HostEnvironment#resolveModule(String)}), never from files or
- * C libraries. {@code package.path}, {@code package.cpath} and {@code package.config} exist as
- * plain strings for compatibility; {@code package.searchpath} does PUC's string processing and
- * reports every candidate as absent. There is no {@code loadlib}.
+ * (Lua 5.3.6) without the host's file system: modules come from {@code package.preload}, from
+ * Lua source files in the host's module directories ({@link dev.luavm.host.ModuleFiles}) or under
+ * a mount point of the sandbox's own file system ({@link dev.luavm.lib.FileSystem}), found
+ * through {@code package.path}, and from the host
+ * ({@link dev.luavm.lib.HostEnvironment#resolveModule(String)}); never from C libraries.
+ * {@code package.cpath} and {@code package.config} exist as plain strings for compatibility;
+ * {@code package.searchpath} does PUC's string processing and finds only such files. There is no
+ * {@code loadlib}.
  *
  * <p>Host modules are source text compiled by the VM's {@code load}
  * ({@link dev.luavm.lib.Intrinsic#LOAD}, obtained at install time and kept in the sandbox
