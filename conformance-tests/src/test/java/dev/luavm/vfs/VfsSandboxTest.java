@@ -250,6 +250,22 @@ class VfsSandboxTest {
     }
 
     @Test
+    void aModuleReadFromTheFileSystemIsNoModuleOfTheHosts() {
+        Capabilities caps = Capabilities.standard().toBuilder().bundle("io", "package")
+                .grantToModule("billing", "ledger_write", "Write one ledger line", call -> "written")
+                .filesystem(Vfs.create().mountMemory("/tmp", 1 << 20)).build();
+        try (Sandbox sb = TestTier.vm().sandbox().capabilities(caps).build()) {
+            Object r = sb.eval("""
+                    local f = io.open('/tmp/billing.lua', 'w')
+                    f:write("return { pay = function() return ledger_write('x') end }")
+                    f:close()
+                    package.path = '/tmp/?.lua'
+                    return select(2, pcall(require('billing').pay))""");
+            assertTrue(String.valueOf(r).contains("permission denied: ledger_write (granted to module 'billing')"), String.valueOf(r));
+        }
+    }
+
+    @Test
     void tmpnameCreatesAnEmptyFileInTmp() {
         try (Sandbox sb = sandbox(Vfs.create().mountMemory("/tmp", 1 << 20))) {
             assertEquals(true, sb.eval("local n = os.tmpname() return n:match('^/tmp/lua_%w%w%w%w%w%w$') ~= nil and io.open(n):read('a') == ''"));

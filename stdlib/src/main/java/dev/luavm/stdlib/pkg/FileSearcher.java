@@ -18,7 +18,7 @@ import dev.luavm.value.LuaValues;
  * load and compiling pays gas as any {@code load} does. A candidate outside the directories
  * reads as absent. The chunk belongs to the module its file's place inside the directories names
  * ({@link ModuleFiles#moduleName}, {@code CallContext#asModule}), for host functions granted to
- * that module.
+ * that module; a file read from the sandbox's file system belongs to no module.
  */
 final class FileSearcher {
     private FileSearcher() {}
@@ -51,8 +51,9 @@ final class FileSearcher {
             Object why = r.length > 1 ? r[1] : null;
             throw loadError(c, name, filename, why instanceof LuaString s ? s.toString() : LuaValues.typeName(why));
         }
-        // the host vouches for its module directories: the code is the module its file's place names
-        String module = files.moduleName(filename);
+        // the host vouches for its module directories: the code is the module its file's place names;
+        // a file of the sandbox's own file system is no module of the host's (a script may have written it)
+        String module = inVfs ? null : files.moduleName(filename);
         if (module != null) chunk = c.asModule((LuaFunction) chunk, module);
         return c.ret(chunk, c.newString(filename));
     });
