@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * {@code luavm run --contract FILE --input INPUT.json script.lua [--audit LOG] [--host NAME|CLASS]}:
+ * {@code luavm run --contract FILE --input INPUT.json script.lua [--audit LOG] [--host NAME|CLASS] [--mount SPEC]...}:
  * runs the script under the contract (input checked first, exactly the contract's grants and
  * limits, result checked against the output schema) and prints the outcome as one JSON object,
  * {@code {"category": ..., "result": ..., "usage": ..., "message": ...}}. Exit status by category:
@@ -27,11 +27,13 @@ import java.util.List;
  * (the invoice example's is in the CLI jar), or the one {@code --host} names. {@code --audit LOG}
  * appends the run to LOG as a {@link ContractLog} block (the contract, the input, the audit log
  * with its recording, the outcome), which {@code luavm replay LOG} reproduces
- * ({@link #replayContractLog}). An input file that is not JSON is
+ * ({@link #replayContractLog}). {@code --mount SPEC} (as the interpreter's) offers a mount; the
+ * contract's {@code filesystem:} section picks from them. An input file that is not JSON is
  * malformed input. A failed run's result is withheld and the item is marked for review.
  */
 final class RunCommand implements Subcommand {
-    static final String USAGE = "usage: luavm run --contract FILE --input INPUT.json script.lua [--audit LOG] [--host NAME|CLASS]\n";
+    static final String USAGE = "usage: luavm run --contract FILE --input INPUT.json script.lua [--audit LOG] [--host NAME|CLASS]"
+            + " [--mount SPEC]...\n";
     /** The status when the command cannot start. */
     static final int CANNOT_START = 2;
 
@@ -44,6 +46,7 @@ final class RunCommand implements Subcommand {
     public int run(List<String> args, Console console) {
         quietValidatorLogging();
         String contractFile = null, inputFile = null, script = null, audit = null, host = null;
+        List<String> mounts = new java.util.ArrayList<>();
         try {
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
@@ -52,6 +55,7 @@ final class RunCommand implements Subcommand {
                     case "--input" -> inputFile = value(args, ++i, a);
                     case "--audit" -> audit = value(args, ++i, a);
                     case "--host" -> host = value(args, ++i, a);
+                    case "--mount" -> mounts.add(value(args, ++i, a)); // what the host offers; the contract's filesystem: picks
                     case "--help", "-h" -> {
                         console.out.print(USAGE);
                         return 0;
@@ -79,7 +83,9 @@ final class RunCommand implements Subcommand {
             Contract contract = Contract.load(Path.of(contractFile));
             HostModules modules = HostModules.load(host);
             hostNames = modules.names;
-            runner = ContractRunner.bind(contract, modules.registry, modules.policy, LuaVM.create());
+            dev.luavm.Capabilities registry = mounts.isEmpty() ? modules.registry
+                    : modules.registry.toBuilder().filesystem(Mounts.parse(mounts)).build();
+            runner = ContractRunner.bind(contract, registry, modules.policy, LuaVM.create());
             source = read(script);
             inputBytes = read(inputFile);
         } catch (ContractException | IllegalArgumentException e) {

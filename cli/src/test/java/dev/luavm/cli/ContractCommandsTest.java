@@ -47,6 +47,30 @@ class ContractCommandsTest {
     }
 
     @Test
+    void aContractsFilesystemPicksFromTheMountsOffered() throws IOException {
+        Path rates = Files.createDirectories(dir.resolve("rates"));
+        Files.writeString(rates.resolve("eur.txt"), "1.08");
+        String contract = Files.readString(Path.of(CONTRACT))
+                .replaceFirst("(?m)^libraries: .*$", "libraries: [base, string, table, math, io]")
+                .replaceFirst("(?m)^forbidden: .*$", "forbidden: [network, environment, process, cross-tenant, writes:fs]")
+                + "\nfilesystem:\n  mounts:\n    - { path: /rates, mode: read-only }\n";
+        Path c = file("fs.yaml", contract);
+        Path script = file("fs.lua", "local r = io.open('/rates/eur.txt'):read('n')\n"
+                + "local w, m = io.open('/rates/x', 'w')\n"
+                + "return {normalized_vendor = tostring(r), expense_category = 'software', confidence = 1, review_note = m}");
+        MainTest.Outcome o = luavm("run", "--contract", c.toString(), "--input", INPUT, "--mount", "/rates=" + rates + ":rw",
+                script.toString());
+        assertEquals(0, o.status(), o.out() + o.err());
+        JsonNode n = JSON.readTree(o.out());
+        assertEquals("1.08", n.path("result").path("normalized_vendor").asText());
+        assertEquals("/rates/x: Read-only file system", n.path("result").path("review_note").asText());
+        // without the host offering it, the contract does not bind
+        MainTest.Outcome none = luavm("run", "--contract", c.toString(), "--input", INPUT, script.toString());
+        assertEquals(2, none.status());
+        assertTrue(none.err().contains("'/rates' is not a mount the host offers"), none.err());
+    }
+
+    @Test
     void eachCategoryHasItsExitStatus() throws IOException {
         Path in = file("in.json", "{\"vendor_name\": \"x\", \"line_item_description\": \"paper\", \"amount\": 1, \"currency\": \"EUR\"}");
         assertEquals(1, luavm("run", "--contract", CONTRACT, "--input", in.toString(), file("e.lua", "error('boom')").toString()).status());

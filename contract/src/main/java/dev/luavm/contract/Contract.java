@@ -27,6 +27,8 @@ import java.util.Objects;
  * audit: [arguments, results, output]
  * approval_owner: finance-controls@example.com
  * rollback: manual-review         # or last-approved
+ * filesystem:                     # mounts the host offers that the script may use (optional)
+ *   mounts: [{ path: /tmp, mode: memory, quota: 8MiB }, { path: /data, mode: read-only }]
  * modules:                        # reviewed Lua modules the script may require (optional)
  *   billing:
  *     source: |                   #   the module's code, approved with the contract
@@ -57,6 +59,8 @@ public final class Contract {
     private final LocatedTree tree;
     /** the file's text, set once by {@link #parse} */
     private String text;
+    /** the {@code filesystem:} section, set once by the reader; null when the contract has none */
+    private FilesystemRule filesystem;
     /** the {@code modules:} section, set once by the reader */
     private List<ModuleRule> modules = List.of();
 
@@ -128,6 +132,13 @@ public final class Contract {
 
     /** The reviewed Lua modules the contract carries, each with the functions granted to it only ({@code modules:}). */
     public List<ModuleRule> modules() { return modules; }
+
+    /** The mounts the script may use ({@code filesystem:}), each narrowing one the host offers; null when none. */
+    public FilesystemRule filesystem() { return filesystem; }
+
+    void filesystem(FilesystemRule filesystem) {
+        this.filesystem = filesystem;
+    }
 
     void modules(List<ModuleRule> modules) {
         this.modules = List.copyOf(modules);

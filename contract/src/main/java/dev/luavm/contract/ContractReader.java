@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  */
 final class ContractReader {
     static final Set<String> FIELDS = Set.of("purpose", "input", "output", "functions", "libraries", "forbidden",
-            "data_boundary", "limits", "audit", "approval_owner", "rollback", "modules");
+            "data_boundary", "limits", "audit", "approval_owner", "rollback", "modules", "filesystem");
     static final Set<String> REQUIRED = Set.of("purpose", "input", "output", "functions", "libraries", "limits",
             "approval_owner", "rollback");
     static final Set<String> FUNCTION_FIELDS = Set.of("name", "safety", "max_calls");
@@ -54,7 +54,44 @@ final class ContractReader {
         Contract c = reader.read();
         JsonNode modules = tree.root.get("modules");
         if (modules != null && !modules.isNull()) c.modules(reader.modules(modules, c.functions()));
+        JsonNode filesystem = tree.root.get("filesystem");
+        if (filesystem != null && !filesystem.isNull()) c.filesystem(reader.filesystem(filesystem));
         return c;
+    }
+
+    /**
+     * {@code filesystem:}: {@code mounts} (a list of {path, mode, quota}), optional
+     * {@code max_open_files} and {@code max_files}. What the host offers is checked by
+     * {@link ContractRunner#bind}.
+     */
+    private FilesystemRule filesystem(JsonNode n) {
+        if (!n.isObject()) throw error("filesystem", "expected a mapping of mounts, max_open_files, max_files, got " + kind(n));
+        checkFields(n, "filesystem", Set.of("mounts", "max_open_files", "max_files"));
+        JsonNode ms = n.get("mounts");
+        if (ms == null || !ms.isArray()) throw error("filesystem.mounts", "expected a list of {path, mode, quota}, got " + kind(ms));
+        List<FilesystemRule.MountRule> mounts = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (int i = 0; i < ms.size(); i++) {
+            String at = "filesystem.mounts[" + i + "]";
+            JsonNode m = ms.get(i);
+            if (!m.isObject()) throw error(at, "expected {path, mode, quota}, got " + kind(m));
+            checkFields(m, at, Set.of("path", "mode", "quota"));
+            for (String f : List.of("path", "mode")) if (!m.has(f)) throw error(at, "'" + f + "' missing");
+            String path = scalarText(m.get("path"), at + ".path");
+            if (!seen.add(path)) throw error(at + ".path", "'" + path + "' is listed twice");
+            String word = scalarText(m.get("mode"), at + ".mode");
+            dev.luavm.vfs.Vfs.Mode mode = FilesystemRule.mode(word);
+            if (mode == null) throw error(at + ".mode", "'" + word + "' is not one of: read-only, read-write, memory, overlay");
+            Long quota = null;
+            if (m.has("quota") && !m.get("quota").isNull()) {
+                if (mode == dev.luavm.vfs.Vfs.Mode.READ_ONLY) throw error(at + ".quota", "a read-only mount is never written: it has no quota");
+                quota = size(m.get("quota"), at + ".quota", 0);
+            }
+            mounts.add(new FilesystemRule.MountRule(path, mode, quota));
+        }
+        Integer open = n.has("max_open_files") ? (int) count(n.get("max_open_files"), "filesystem.max_open_files", 0, Integer.MAX_VALUE) : null;
+        Long files = n.has("max_files") ? count(n.get("max_files"), "filesystem.max_files", 0, Long.MAX_VALUE) : null;
+        return new FilesystemRule(mounts, open, files);
     }
 
     private ContractException error(String field, String problem) {

@@ -89,6 +89,7 @@ public final class ContractRunner {
             throw contract.error("modules", "a script needs the 'package' library to require a module");
         }
         for (ModuleRule m : modules) grant(contract, registry, caps, quotas, m.functions(), "modules." + m.name() + ".functions", m.name());
+        if (contract.filesystem() != null) caps.filesystem(filesystem(contract, registry));
         quotas.add(hostPolicy);
         HostCallPolicy policy = quotas.size() == 1 ? hostPolicy : HostCallPolicy.firstDenyWins(quotas.toArray(new HostCallPolicy[0]));
         return new ContractRunner(contract, caps.build(), policy, vm);
@@ -135,6 +136,49 @@ public final class ContractRunner {
                 throw contract.error(at + ".max_calls", "a SAFE function never consults the policy, so a call bound needs safety 'unsafe'");
             }
         }
+    }
+
+    /**
+     * The contract's mounts, each the host's mount at that point ({@code registry.filesystem()})
+     * narrowed as the contract says: a mode no looser (read-only below overlay below read-write;
+     * memory only as memory), a quota no larger, no handle or file quota above the host's. A
+     * mount is a {@code filesystem} effect, a written one (memory, overlay, read-write) also
+     * {@code writes:fs}; either may be forbidden.
+     */
+    private static dev.luavm.vfs.Vfs filesystem(Contract contract, Capabilities registry) {
+        FilesystemRule rule = contract.filesystem();
+        dev.luavm.vfs.Vfs host = registry.filesystem();
+        dev.luavm.vfs.Vfs vfs = dev.luavm.vfs.Vfs.create();
+        for (int i = 0; i < rule.mounts().size(); i++) {
+            FilesystemRule.MountRule m = rule.mounts().get(i);
+            String at = "filesystem.mounts[" + i + "]";
+            dev.luavm.vfs.Vfs.Mount offered = host == null ? null : host.mount(m.path());
+            if (offered == null) {
+                List<String> points = new ArrayList<>();
+                if (host != null) for (dev.luavm.vfs.Vfs.Mount o : host.mounts()) points.add(o.path());
+                throw contract.error(at + ".path", "'" + m.path() + "' is not a mount the host offers (it offers: "
+                        + (points.isEmpty() ? "none" : String.join(", ", points)) + ")");
+            }
+            if (!FilesystemRule.within(m.mode(), offered.mode())) {
+                throw contract.error(at + ".mode", "'" + m.mode().word + "' is looser than the host's '" + offered.mode().word
+                        + "' (a contract may only make a mount stricter)");
+            }
+            if (m.quota() != null && m.mode() != offered.mode() && offered.mode() == dev.luavm.vfs.Vfs.Mode.READ_ONLY
+                    || m.quota() != null && m.quota() > offered.quota()) {
+                throw contract.error(at + ".quota", m.quota() + " bytes is more than the host's quota of " + offered.quota());
+            }
+            String banned = forbids(contract.forbidden(), "filesystem");
+            if (banned == null && m.writable()) banned = forbids(contract.forbidden(), "writes:fs");
+            if (banned != null) {
+                throw contract.error(at, "'" + m.path() + "' " + (m.writable() ? "is written (effects 'filesystem', 'writes:fs')"
+                        : "is read (effect 'filesystem')") + ", which the contract forbids ('" + banned + "' at line "
+                        + contract.line("forbidden") + ")");
+            }
+            vfs = FilesystemRule.mount(vfs, offered, m);
+        }
+        int open = rule.maxOpenFiles() == null ? host.maxOpenFiles() : Math.min(rule.maxOpenFiles(), host.maxOpenFiles());
+        long files = rule.maxFiles() == null ? host.maxFiles() : Math.min(rule.maxFiles(), host.maxFiles());
+        return vfs.withMaxOpenFiles(open).withMaxFiles(files);
     }
 
     /** The forbidden tag matching {@code effect} ({@code writes} matches {@code writes:ledger}), or null. */

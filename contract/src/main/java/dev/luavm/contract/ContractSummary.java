@@ -44,6 +44,7 @@ public final class ContractSummary {
                     + (mf.isEmpty() ? "no host function" : String.join(", ", mf)));
         }
         row(out, "libraries", c.libraries().isEmpty() ? "none" : String.join(", ", c.libraries()));
+        if (c.filesystem() != null) row(out, "files", mounts(c.filesystem()));
         row(out, "forbidden", c.forbidden().isEmpty() ? "nothing" : String.join(", ", c.forbidden()));
         row(out, "data boundary", c.dataBoundary() == null ? "(not stated)" : c.dataBoundary());
         ContractLimits l = c.limits();
@@ -89,6 +90,10 @@ public final class ContractSummary {
                 else effectsKnown = false;
             }
         }
+        if (c.filesystem() != null && !c.filesystem().mounts().isEmpty()) {
+            effects.add("filesystem"); // its own files: the mounts
+            if (c.filesystem().mounts().stream().anyMatch(FilesystemRule.MountRule::writable)) effects.add("writes:fs");
+        }
         boolean net = cannot(c, effects, effectsKnown, "network");
         boolean files = cannot(c, effects, effectsKnown, "filesystem");
         boolean env = cannot(c, effects, effectsKnown, "environment");
@@ -103,6 +108,14 @@ public final class ContractSummary {
             if (f.startsWith("writes:")) out.add("cannot write to " + f.substring(7) + " (effect '" + f + "')");
             else if (f.startsWith("reads:")) out.add("cannot read " + f.substring(6) + " (effect '" + f + "')");
             else out.add("cannot use any function with the effect '" + f + "'");
+        }
+        if (c.filesystem() != null) {
+            List<String> ro = new ArrayList<>();
+            List<String> rw = new ArrayList<>();
+            for (FilesystemRule.MountRule m : c.filesystem().mounts()) (m.writable() ? rw : ro).add(m.path());
+            if (!ro.isEmpty()) out.add("reads files only under: " + String.join(", ", ro) + ", never writes there");
+            if (!rw.isEmpty()) out.add("reads and writes files only under: " + String.join(", ", rw)
+                    + " (each write, remove and rename logged; the quotas hold)");
         }
         out.add(runnable.isEmpty() ? "can call no host function" : "can call only: " + String.join(", ", runnable));
         if (!never.isEmpty()) out.add("is refused (and logged) if it calls: " + String.join(", ", never));
@@ -122,6 +135,15 @@ public final class ContractSummary {
                 : "a failed run falls back to the last approved version, else manual review");
         out.add("new capabilities and versions are approved by " + c.approvalOwner());
         return out;
+    }
+
+    /** {@code /data read-only; /tmp memory (quota 8.0 MiB)} */
+    private static String mounts(FilesystemRule fs) {
+        List<String> out = new ArrayList<>();
+        for (FilesystemRule.MountRule m : fs.mounts()) {
+            out.add(m.path() + " " + m.mode().word + (m.quota() != null ? " (quota " + size(m.quota()) + ")" : ""));
+        }
+        return out.isEmpty() ? "no mount" : String.join("; ", out);
     }
 
     private static boolean cannot(Contract c, Set<String> effects, boolean effectsKnown, String effect) {

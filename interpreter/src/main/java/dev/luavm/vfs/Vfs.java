@@ -138,6 +138,11 @@ public final class Vfs {
         return add(new Mount(path, Mode.OVERLAY, absolute(hostDir), checkQuota(quota), new HostDirectory(hostDir, false)));
     }
 
+    /** Mounts a host's backend at {@code path} as an overlay: read through it, written only in memory, per sandbox. */
+    public Vfs mountOverlay(String path, VfsBackend lower, long quota) {
+        return add(new Mount(path, Mode.OVERLAY, null, checkQuota(quota), Objects.requireNonNull(lower, "backend")));
+    }
+
     /** Mounts a host's backend at {@code path}, read-only. */
     public Vfs mountReadOnly(String path, VfsBackend backend) {
         return add(new Mount(path, Mode.READ_ONLY, null, 0, Objects.requireNonNull(backend, "backend")));
