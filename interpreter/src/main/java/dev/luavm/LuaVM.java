@@ -131,8 +131,8 @@ public final class LuaVM {
     /**
      * Compiles Lua source text once, for {@link Sandbox#run} in any sandbox. The source is
      * bounded by the default limits' {@link Limits#sourceBytes()}, compilation work by their
-     * gas and the compiler's heap by {@link Builder#compileMemory} (the compiler holds a few
-     * hundred bytes per source byte while it works). A chunk name starting with {@code @} or {@code =} is used as Lua's {@code load} would;
+     * gas and the compiler's heap by {@link Builder#compileMemory} (the compiler holds the code
+     * it builds, 10 to 20 bytes per source byte of typical code, while it works). A chunk name starting with {@code @} or {@code =} is used as Lua's {@code load} would;
      * any other name is shown as it is ({@code "invoice.lua"} gives {@code invoice.lua:3:}).
      *
      * @throws LuaSyntaxException the source does not compile, is too big, or is a binary chunk
@@ -403,9 +403,9 @@ public final class LuaVM {
 
         /**
          * The heap {@link LuaVM#compile} may hold while compiling (default
-         * {@value LuaVM#DEFAULT_COMPILE_MEMORY} bytes, a deterministic estimate of 150 to 500 bytes
-         * per source byte: about 270 KB of the densest source, {@code x = 1} lines, and 450 to
-         * 900 KB of typical code). Compiling for a
+         * {@value LuaVM#DEFAULT_COMPILE_MEMORY} bytes; the compiler charges what it really holds:
+         * the code it builds, interned strings and a frame per level of nesting, 10 to 20 bytes per
+         * source byte of typical code). Compiling for a
          * sandbox ({@code eval}, {@code load}) charges the sandbox's memory limit instead.
          */
         public Builder compileMemory(long bytes) {

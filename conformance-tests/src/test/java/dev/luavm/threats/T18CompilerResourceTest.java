@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * names. CPU figures are printed, never asserted; gas figures are.
  */
 class T18CompilerResourceTest {
-    /** Room for a compile of a few hundred KB (the compiler holds a few hundred bytes per source byte). */
+    /** Room for any compile these tests make. */
     private static final LuaVM ROOMY = LuaVM.builder().compileMemory(2L << 30).build();
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -123,11 +123,14 @@ class T18CompilerResourceTest {
         assertTrue(small >= 2_000 * 3, "at least a gas per token: " + small);
     }
 
+    /** 2.4 MB of 'x = 1': 400,000 instructions, more code than 8 MiB can hold. */
+    private static final Limits EIGHT_MIB = DEFAULTS_NO_CLOCK.withMemory(8L << 20);
+
     @Test
     void hugeChunkOfAssignmentsThroughLoadEndsOnMemory() {
-        // 2.4 MB of 'x = 1': once minutes of garbage collection and a JVM OutOfMemoryError
-        List<Object> r = timed("load of 2.4 MB under default limits", LOADED_WALL, () -> {
-            try (Sandbox sb = LuaVM.newSandbox(Capabilities.standard(), DEFAULTS_NO_CLOCK)) {
+        // once minutes of garbage collection and a JVM OutOfMemoryError
+        List<Object> r = timed("load of 2.4 MB under 8 MiB", LOADED_WALL, () -> {
+            try (Sandbox sb = LuaVM.newSandbox(Capabilities.standard(), EIGHT_MIB)) {
                 return sb.evalAll("attack", "local f, msg = load(string.rep('x = 1\\n', 400000)) return f, msg");
             }
         });
@@ -138,8 +141,9 @@ class T18CompilerResourceTest {
     @Test
     void hugeChunkGivenToEvalEndsWithTheMemoryLimit() {
         String big = "x = 1\n".repeat(400_000);
-        LuaLimitException e = assertThrows(LuaLimitException.class, () -> timed("eval of 2.4 MB", LOADED_WALL, () -> {
-            try (Sandbox sb = LuaVM.newSandbox(Capabilities.standard(), DEFAULTS_NO_CLOCK)) {
+        // the host's source is not the sandbox's; the compile's 400,000 instructions are what does not fit
+        LuaLimitException e = assertThrows(LuaLimitException.class, () -> timed("eval of 2.4 MB under 4 MiB", LOADED_WALL, () -> {
+            try (Sandbox sb = LuaVM.newSandbox(Capabilities.standard(), EIGHT_MIB.withMemory(4L << 20))) {
                 return sb.eval("big", big);
             }
         }));
@@ -172,7 +176,7 @@ class T18CompilerResourceTest {
 
     @Test
     void hostCompileOfAHugeScriptEndsWithTheCompileMemoryLimit() {
-        LuaVM vm = LuaVM.builder().compileMemory(32L << 20).build();
+        LuaVM vm = LuaVM.builder().compileMemory(1L << 20).build(); // 150,000 instructions do not fit
         String big = "x = 1\n".repeat(150_000);
         LuaLimitException e = assertThrows(LuaLimitException.class, () -> timed("host compile of 900 KB", () -> vm.compile("big", big)));
         assertEquals(Limit.MEMORY, e.limit());
@@ -231,7 +235,7 @@ class T18CompilerResourceTest {
                 long[] endedAt = new long[1];
                 Thread runner = new Thread(() -> {
                     try {
-                        sb.eval("compile", "load(string.rep('x = 1\\n', 400000)) return 'compiled'");
+                        sb.eval("compile", "load(string.rep('x = 1\\n', 4000000)) return 'compiled'");
                     } catch (Throwable t) {
                         outcome.set(t);
                     } finally {
@@ -249,7 +253,7 @@ class T18CompilerResourceTest {
                 assertTrue(t instanceof LuaLimitException, "ended with " + t);
                 assertEquals(Limit.CANCELLED, ((LuaLimitException) t).limit());
                 long latency = Math.max(0, endedAt[0] - t0) / 1_000_000;
-                System.out.println("[T18] cancel latency during a 2.4 MB compile: " + latency + " ms");
+                System.out.println("[T18] cancel latency during a 24 MB compile: " + latency + " ms");
                 return latency;
             }
         });
@@ -259,11 +263,54 @@ class T18CompilerResourceTest {
     @Test
     void timeoutDuringALongCompile() {
         Limits roomy = Limits.defaults().withMemory(2L << 30).withGas(Long.MAX_VALUE).withTimeout(Duration.ofMillis(100));
-        LuaLimitException e = assertThrows(LuaLimitException.class, () -> timed("2.4 MB compile under a 100 ms timeout", () -> {
+        LuaLimitException e = assertThrows(LuaLimitException.class, () -> timed("24 MB compile under a 100 ms timeout", () -> {
             try (Sandbox sb = LuaVM.newSandbox(Capabilities.standard(), roomy)) {
-                return sb.eval("compile", "load(string.rep('x = 1\\n', 400000)) return 'compiled'");
+                return sb.eval("compile", "load(string.rep('x = 1\\n', 4000000)) return 'compiled'");
             }
         }));
         assertEquals(Limit.TIME, e.limit());
+    }
+
+    /**
+     * The parse-heavy inputs of issue 26, each compiled and run in a sandbox of the default
+     * 64 MiB: the compiler keeps no tree, so what it holds is its output (lua5.3 compiles each
+     * in a few MB). Built by the script and given to {@code load}, or by the host to {@code eval}.
+     */
+    @Test
+    void parseHeavyInputsCompileInA64MiBSandbox() {
+        assertEquals(64L << 20, DEFAULTS_NO_CLOCK.memoryBytes());
+        // 1.2 MB of 'return 1+1+...+1'
+        assertEquals(List.of(600_001L), timed("load of 1.2 MB of 1+1+...+1", LOADED_WALL, () -> evalIn(
+                "local f = assert(load('return 1' .. string.rep('+1', 600000))) return f()")));
+        // 30,000 labels, each the target of a goto
+        assertEquals(List.of(30_000L), timed("load of 30,000 labels", LOADED_WALL, () -> evalIn(String.join("\n",
+                "local parts = {}",
+                "for i = 1, 30000 do parts[i] = 'goto l' .. i .. ' ::l' .. i .. ':: n = n + 1' end",
+                "n = 0",
+                "assert(load(table.concat(parts, '\\n')))()",
+                "return n"))));
+        // 300,000 distinct constants
+        StringBuilder constants = new StringBuilder("local t = {");
+        for (int i = 0; i < 300_000; i++) constants.append(i).append(".5,");
+        constants.append("}\nreturn #t, t[300000]\n");
+        assertEquals(List.of(300_000L, 299_999.5), timed("eval of 300,000 constants", LOADED_WALL,
+                () -> evalIn(constants.toString())));
+        // a generated data file of about 500 KB: records of strings, numbers, booleans, lists
+        StringBuilder data = new StringBuilder("return {\n");
+        for (int i = 0; i < 6_000; i++) {
+            data.append("  {id = ").append(i).append(", name = \"item").append(i).append("\", price = ")
+                .append(i % 997).append('.').append(i % 89).append(", tags = {\"a").append(i % 13)
+                .append("\", \"b").append(i % 7).append("\"}, ok = ").append(i % 2 == 0).append("},\n");
+        }
+        data.append("}\n");
+        assertTrue(data.length() > 400_000, "data file of " + data.length() + " bytes");
+        assertEquals(List.of(6_000L, "item5999"), timed("eval of a 500 KB data file", LOADED_WALL, () -> evalIn(
+                "local d = assert(load(...))() return #d, d[#d].name", data.toString())));
+    }
+
+    private static List<Object> evalIn(String script, Object... args) {
+        try (Sandbox sb = LuaVM.newSandbox(Capabilities.standard(), DEFAULTS_NO_CLOCK)) {
+            return sb.evalAll("heavy", script, args);
+        }
     }
 }

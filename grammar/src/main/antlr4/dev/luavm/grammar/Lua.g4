@@ -4,13 +4,17 @@
  * Design rules (see STYLE.md item 15):
  *  - no actions, no semantic predicates;
  *  - one expression rule per precedence level, each a FLAT repetition
- *    (addExp : mulExp (addOp mulExp)*), never left-recursive alternatives, so that
- *    a 100,000-term 1+1+...+1 is one node and not a 100,000-deep tree. The right
+ *    (addExp : mulExp (('+' | '-') mulExp)*), never left-recursive alternatives, so that
+ *    a 100,000-term 1+1+...+1 is one rule invocation, not 100,000 nested ones. The right
  *    associative '..' and '^' are flat too; the compiler folds them from the right.
  *    Unary chains (- - - x) and suffix chains (f()()(), a.b.c[d]:m()) are flat as well;
  *  - statements are left-factored as lparser.c does: an expression statement is a
  *    suffixed expression followed by an optional assignment tail (whether a bare
  *    suffixed expression is a call is checked by the compiler, as PUC does);
+ *  - the parser builds no tree: luavm's compiler generates code from its events (a rule
+ *    starts, a token is read, a rule ends), so operators are tokens of their level rather
+ *    than rules of their own, and what the compiler infers from a token's position is
+ *    documented beside the rule (dev.luavm.compiler.ExpressionRules, StatementRules);
  *  - the lexer rules below define the token vocabulary and document the lexical
  *    syntax; luavm lexes with the hand-written dev.luavm.compiler.LuaLexer, which
  *    produces exactly these token types and PUC's lexical error messages (long
@@ -59,31 +63,25 @@ nameList : NAME (',' NAME)* ;
 
 expList : exp (',' exp)* ;
 
-// Expressions, lowest precedence first (manual 3.4.8).
+// Expressions, lowest precedence first (manual 3.4.8). Operators are tokens of their level
+// (token sets, not rules of their own), so an operand costs one rule invocation per level.
 exp : orExp ;
 orExp : andExp ('or' andExp)* ;
 andExp : cmpExp ('and' cmpExp)* ;
-cmpExp : borExp (cmpOp borExp)* ;
+cmpExp : borExp (('<' | '>' | '<=' | '>=' | '~=' | '==') borExp)* ;
 borExp : bxorExp ('|' bxorExp)* ;
 bxorExp : bandExp ('~' bandExp)* ;
 bandExp : shiftExp ('&' shiftExp)* ;
-shiftExp : concatExp (shiftOp concatExp)* ;
+shiftExp : concatExp (('<<' | '>>') concatExp)* ;
 // right associative: folded from the right by the compiler
 concatExp : addExp ('..' addExp)* ;
-addExp : mulExp (addOp mulExp)* ;
-mulExp : unaryExp (mulOp unaryExp)* ;
+addExp : mulExp (('+' | '-') mulExp)* ;
+mulExp : unaryExp (('*' | '/' | '//' | '%') unaryExp)* ;
 // unary operators bind looser than '^' on their right: -x^2 is -(x^2)
-unaryExp : unaryOp* powExp ;
+unaryExp : ('not' | '#' | '-' | '~')* powExp ;
 // right associative, and the right operand of '^' may carry unary operators:
 // a ^ -b ^ c is a ^ (-(b ^ c)); folded from the right by the compiler
-powExp : simpleExp (powTail)* ;
-powTail : '^' unaryOp* simpleExp ;
-
-cmpOp : '<' | '>' | '<=' | '>=' | '~=' | '==' ;
-shiftOp : '<<' | '>>' ;
-addOp : '+' | '-' ;
-mulOp : '*' | '/' | '//' | '%' ;
-unaryOp : 'not' | '#' | '-' | '~' ;
+powExp : simpleExp ('^' ('not' | '#' | '-' | '~')* simpleExp)* ;
 
 simpleExp
     : 'nil'                 # nilExp
@@ -123,14 +121,14 @@ args
 funcBody : '(' parList? ')' block 'end' ;
 parList : NAME (',' NAME)* (',' '...')? | '...' ;
 
+// fieldlist ::= field {fieldsep field} [fieldsep] ; fieldsep ::= ',' | ';'
 tableConstructor : '{' fieldList? '}' ;
-fieldList : field (fieldSep field)* fieldSep? ;
+fieldList : field ((',' | ';') field)* (',' | ';')? ;
 field
     : '[' exp ']' '=' exp   # keyedField
     | NAME '=' exp          # namedField
     | exp                   # positionalField
     ;
-fieldSep : ',' | ';' ;
 
 // ---------------------------------------------------------------- lexer
 AND : 'and' ; BREAK : 'break' ; DO : 'do' ; ELSE : 'else' ; ELSEIF : 'elseif' ;

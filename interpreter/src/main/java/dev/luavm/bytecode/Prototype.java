@@ -60,8 +60,12 @@ public final class Prototype {
      * name are objects of their own.
      */
     public long heapBytes() {
-        return 64 + 6 * 16 + 4L * code.length + 4L * lineInfo.length + 8L * constants.length
-            + 8L * protos.length + 32L * upvalues.length + 32L * localVars.length;
+        return heapBytes(code.length, constants.length, protos.length, upvalues.length, localVars.length);
+    }
+
+    /** {@link #heapBytes()} of a prototype of these sizes (for the compiler, before it makes one). */
+    public static long heapBytes(int code, int constants, int protos, int upvalues, int localVars) {
+        return 64 + 6 * 16 + 8L * code + 8L * constants + 8L * protos + 32L * upvalues + 32L * localVars;
     }
 
     /** Line of the instruction at {@code pc}, or -1 when unknown. */

@@ -57,7 +57,8 @@ final class FuncState {
     /** debug info of all locals ever declared (PUC's f->locvars) */
     final List<LocVar> locVars = new ArrayList<>();
     /** locVars index of each active (and pending) local, by register (PUC's dyd->actvar) */
-    final List<Integer> actVars = new ArrayList<>();
+    private int[] actVars = new int[8];
+    private int nActVars;
     /** innermost open block */
     BlockCnt bl;
 
@@ -84,13 +85,50 @@ final class FuncState {
         boolean isLoop;
     }
 
+    /** bytes this state has charged to the account (given back when the function is done) */
+    private long held;
+
     FuncState(FuncState prev, Compiler cs, int lineDefined) {
         this.prev = prev;
         this.cs = cs;
         this.lineDefined = lineDefined;
+        hold(CompileAccount.FUNCTION_BYTES);
     }
 
+    /** Pays for heap of this function's state, before it is allocated. */
+    void hold(long bytes) {
+        cs.account.hold(bytes);
+        held += bytes;
+    }
+
+    /** The locVars index of active (or pending) local {@code i}. */
+    int actVar(int i) {
+        return actVars[i];
+    }
+
+    /** Active and pending locals (PUC's dyd->actvar.n for this function). */
+    int actVarCount() {
+        return nActVars;
+    }
+
+    void pushActVar(int locVar) {
+        if (nActVars == actVars.length) actVars = Arrays.copyOf(actVars, nActVars * 2);
+        actVars[nActVars++] = locVar;
+    }
+
+    void popActVar() {
+        nActVars--;
+    }
+
+    /**
+     * The finished function. Pays for the prototype's arrays, then gives back what this state
+     * held, which is garbage once the prototype is made.
+     */
     Prototype toPrototype(LuaString source) {
+        cs.account.hold(Prototype.heapBytes(pc, constants.size(), protos.size(), upvalues.size(), locVars.size())
+            + CompileAccount.RECORD_BYTES * ((long) upvalues.size() + locVars.size()));
+        cs.account.release(held);
+        held = 0;
         Prototype.LocalVar[] lv = new Prototype.LocalVar[locVars.size()];
         for (int i = 0; i < lv.length; i++) {
             LocVar v = locVars.get(i);
@@ -111,6 +149,7 @@ final class FuncState {
     int code(int i) {
         dischargeJpc(); // 'pc' will change
         if (pc == code.length) {
+            hold(8L * pc); // the code and line arrays double
             code = Arrays.copyOf(code, pc * 2);
             lineInfo = Arrays.copyOf(lineInfo, pc * 2);
         }
@@ -212,6 +251,8 @@ final class FuncState {
             if (k < constants.size() && sameConstant(constants.get(k), value)) return k;
         }
         int k = constants.size();
+        hold(CompileAccount.CONSTANT_BYTES);
+        if (idx == null) cs.account.hold(CompileAccount.SCANNER_ENTRY_BYTES); // a new key in the chunk's table
         constants.add(value);
         scanner.put(key, k);
         return k;

@@ -13,8 +13,8 @@ import java.util.Map;
  * ({@code Lua.g4}), one at a time, so that (as in PUC) a lexical error is reported only when
  * the parser reaches it.
  *
- * <p>The source is bytes seen as a Latin-1 string (one char per byte). A token's line is the
- * line where it ends (PUC's {@code linenumber} after reading it).
+ * <p>The source is read in place, its bytes seen as Latin-1 chars (one char per byte). A
+ * token's line is the line where it ends (PUC's {@code linenumber} after reading it).
  */
 final class LuaLexer {
     private static final int EOZ = -1;
@@ -29,7 +29,7 @@ final class LuaLexer {
         for (int i = 0; i < words.length; i++) RESERVED.put(words[i], types[i]);
     }
 
-    private final String src;
+    private final byte[] src;
     private final CompileErrors errors;
     private int pos;
     private int current;
@@ -44,13 +44,13 @@ final class LuaLexer {
      */
     private final Map<String, String> names = new HashMap<>();
 
-    LuaLexer(String src, CompileErrors errors, CompileAccount account) {
+    LuaLexer(byte[] src, CompileErrors errors, CompileAccount account) {
         this.src = src;
         this.errors = errors;
         this.account = account;
         for (String n : Compiler.BUILTIN_NAMES) names.put(n, n);
         this.pos = 0;
-        this.current = src.isEmpty() ? EOZ : src.charAt(0);
+        this.current = src.length == 0 ? EOZ : src[0] & 0xFF;
     }
 
     int line() {
@@ -61,12 +61,22 @@ final class LuaLexer {
 
     private void next() {
         pos++;
-        current = pos < src.length() ? src.charAt(pos) : EOZ;
+        current = pos < src.length ? src[pos] & 0xFF : EOZ;
     }
 
     private void saveAndNext() {
-        buff.append((char) current);
+        save(current);
         next();
+    }
+
+    /** Appends {@code c} to the buffer, paying first for the buffer's growth. */
+    private void save(int c) {
+        if (buff.length() == buff.capacity()) {
+            int capacity = buff.capacity() * 2 + 2;
+            account.lexeme(capacity);
+            buff.ensureCapacity(capacity);
+        }
+        buff.append((char) c);
     }
 
     private boolean currIsNewline() {
@@ -154,7 +164,9 @@ final class LuaLexer {
     private String intern(String word) {
         account.lookup(word.length(), names.size());
         String old = names.putIfAbsent(word, word);
-        return old != null ? old : word;
+        if (old != null) return old;
+        account.string(word.length());
+        return word;
     }
 
     /** The next token; at the end, an EOF token (repeatedly). */
@@ -309,7 +321,7 @@ final class LuaLexer {
                     }
                     break;
                 case '\n': case '\r':
-                    buff.append('\n');
+                    save('\n');
                     incLineNumber();
                     if (!isString) buff.setLength(0); // comments need no text
                     break;
@@ -362,7 +374,7 @@ final class LuaLexer {
     /** Appends the UTF-8 encoding of {@code x} (up to 0x10FFFF), as PUC's luaO_utf8esc. */
     private void utf8Esc(long x) {
         if (x < 0x80) {
-            buff.append((char) x);
+            save((int) x);
             return;
         }
         char[] tmp = new char[8];
@@ -374,7 +386,7 @@ final class LuaLexer {
             mfb >>= 1;
         } while (x > mfb);
         tmp[n++] = (char) ((~mfb << 1 | x) & 0xFF);
-        for (int k = n - 1; k >= 0; k--) buff.append(tmp[k]);
+        for (int k = n - 1; k >= 0; k--) save(tmp[k]);
     }
 
     private int readDecEsc() {
@@ -416,7 +428,7 @@ final class LuaLexer {
                         case '\n': case '\r':
                             incLineNumber();
                             buff.setLength(buff.length() - 1);
-                            buff.append('\n');
+                            save('\n');
                             continue;
                         case '\\': case '"': case '\'':
                             c = current;
@@ -436,14 +448,14 @@ final class LuaLexer {
                             escCheck(isDigit(current), "invalid escape sequence");
                             c = readDecEsc(); // digital escape '\ddd'
                             buff.setLength(buff.length() - 1);
-                            buff.append((char) c);
+                            save(c);
                             continue;
                         }
                     }
                     // read_save: skip the escape char, replace '\\' by the value
                     next();
                     buff.setLength(buff.length() - 1);
-                    buff.append((char) c);
+                    save(c);
                     break;
                 }
                 default:

@@ -2,8 +2,6 @@ package dev.luavm.compiler;
 
 import static dev.luavm.grammar.LuaParser.*;
 
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A recognizer that follows PUC's {@code lparser.c} decision by decision, without generating
@@ -15,8 +13,8 @@ import java.util.List;
  * the ANTLR parser and the compiler that run after it can exhaust the Java stack.
  *
  * <p>It pulls tokens from the {@link LuaLexer} one at a time, as PUC's parser does, so lexical
- * errors are reported only when reached; the tokens read are kept for the ANTLR parser.
- * It also checks the 200-locals limit, which PUC reports while parsing.
+ * errors are reported only when reached, and keeps none of them: the parse that follows reads
+ * the source again. It also checks the 200-locals limit, which PUC reports while parsing.
  */
 final class SyntaxChecker {
     static final int LUAI_MAXCCALLS = 200;
@@ -45,7 +43,6 @@ final class SyntaxChecker {
     private final LuaLexer lexer;
     private final CompileErrors errors;
     private final CompileAccount account;
-    private final List<LuaToken> tokens = new ArrayList<>();
     private LuaToken t;
     private LuaToken ahead;
     private int nCcalls = C_LEVEL_BASE;
@@ -57,25 +54,21 @@ final class SyntaxChecker {
         this.account = account;
     }
 
-    /** Checks a whole chunk; returns its tokens, ending with EOF. */
-    List<LuaToken> check() {
+    /** Checks a whole chunk; returns the line of its end. */
+    int check() {
         fs = new Func(null, 0);
         fs.isVararg = true;
         next();
         statList();
         check(EOF);
-        return tokens;
+        return t.getLine();
     }
 
     // ------------------------------------------------------------------ tokens
 
     private LuaToken read() {
         account.token();
-        LuaToken tok = lexer.nextToken();
-        if (tok.getType() != EOF || tokens.isEmpty() || tokens.get(tokens.size() - 1).getType() != EOF) {
-            tokens.add(tok);
-        }
-        return tok;
+        return lexer.nextToken();
     }
 
     private void next() {
