@@ -16,7 +16,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Compile speed in a warm JVM: the large generated chunk ({@link GeneratedChunk}, Lua 5.3
  * with bitwise operators, so LuaJ cannot take part). The score is milliseconds per compile;
- * the report turns it into source bytes per second. Luna is a reference point.
+ * the report turns it into source bytes and lines per second. Luna is a reference point.
+ * {@code -p source=plus} compiles 1.2 MB of {@code return 1+1+...+1} instead, and
+ * {@code -p source=data} a generated data file of about 500 KB (issue 26's parse-heavy
+ * inputs; {@link CompileVsLuac} sets all of them beside {@code luac5.3}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -29,16 +32,34 @@ public class CompileBenchmark {
     @Param({"luavm", "luna"})
     public String engine;
 
+    /** generated (the default), plus or data. */
+    @Param({"generated"})
+    public String source;
+
     private Engine vm;
     private byte[] chunk;
 
     @Setup
     public void setUp() {
         vm = Engines.create(engine);
-        chunk = GeneratedChunk.source();
+        chunk = switch (source) {
+            case "plus" -> ("return 1" + "+1".repeat(600_000) + "\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            case "data" -> dataFile();
+            default -> GeneratedChunk.source();
+        };
     }
 
-    /** Compiles the generated chunk (about 0.46 MB of source). */
+    private static byte[] dataFile() {
+        StringBuilder d = new StringBuilder("return {\n");
+        for (int i = 0; i < 6_000; i++) {
+            d.append("  {id = ").append(i).append(", name = \"item").append(i).append("\", price = ").append(i % 997)
+                .append('.').append(i % 89).append(", tags = {\"a").append(i % 13).append("\", \"b").append(i % 7)
+                .append("\"}, ok = ").append(i % 2 == 0).append("},\n");
+        }
+        return d.append("}\n").toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /** Compiles the chunk (the generated one is about 0.46 MB of source). */
     @Benchmark
     public Object compile() throws Exception {
         return vm.compile("=generated", chunk);

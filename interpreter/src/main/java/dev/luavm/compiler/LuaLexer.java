@@ -200,7 +200,7 @@ final class LuaLexer {
                     int sep = skipSep();
                     if (sep >= 0) {
                         String s = readLongString(true, sep);
-                        return token(STRING, "'" + buff + "'", LuaString.ofLatin1(s));
+                        return new LuaToken(STRING, null, LuaString.ofLatin1(s), line, tokenIndex++, -sep - 1);
                     } else if (sep != -1) {
                         throw lexError("invalid long string delimiter", bufferNear());
                     }
@@ -229,8 +229,9 @@ final class LuaLexer {
                     next();
                     return checkNext1(':') ? token(DCOLON, "::", null) : token(COLON, ":", null);
                 case '"': case '\'': {
+                    int quote = current;
                     LuaString s = readString(current);
-                    return token(STRING, "'" + buff + "'", s);
+                    return new LuaToken(STRING, null, s, line, tokenIndex++, quote);
                 }
                 case '.': {
                     saveAndNext();
@@ -254,7 +255,7 @@ final class LuaLexer {
                         String word = buff.toString();
                         Integer reserved = RESERVED.get(word);
                         if (reserved != null) return token(reserved, word, null);
-                        return token(NAME, "'" + word + "'", intern(word));
+                        return token(NAME, null, intern(word));
                     }
                     int c = current;
                     next();
@@ -262,6 +263,13 @@ final class LuaLexer {
                 }
             }
         }
+    }
+
+    /** The text of each one-char token. */
+    private static final String[] SINGLE = new String[128];
+
+    static {
+        for (char c : "+*%^#&|(){}];,".toCharArray()) SINGLE[c] = String.valueOf(c).intern();
     }
 
     private LuaToken singleChar(int c) {
@@ -286,7 +294,7 @@ final class LuaLexer {
                 return token(LuaToken.OTHER, shown, null);
             }
         }
-        return token(type, String.valueOf((char) c), null);
+        return token(type, SINGLE[c], null);
     }
 
     /**
