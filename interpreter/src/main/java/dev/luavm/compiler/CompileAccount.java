@@ -55,6 +55,8 @@ final class CompileAccount {
     static final long RECORD_BYTES = 24;
     /** An interned string or name: the object, its array header and its map entry. */
     static final long STRING_BYTES = 96;
+    /** A name's entry in the map of names to their string constants (two slots of an identity map). */
+    static final long NAME_ENTRY_BYTES = 16;
     /** A local variable's debug entry and its active-variable slot. */
     static final long LOCAL_BYTES = 48;
     /** A label or a pending goto: its descriptor and its map and list entries. */

@@ -7,6 +7,7 @@ import dev.luavm.compiler.FuncState.BlockCnt;
 import dev.luavm.value.LuaString;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.antlr.v4.runtime.ParserRuleContext;
@@ -57,6 +58,11 @@ final class Compiler {
      * table probe matches by identity instead of comparing bytes.
      */
     private final HashMap<LuaString, LuaString> strings = new HashMap<>();
+    /**
+     * Each interned name's string constant, found by the name's identity (names are interned
+     * by the lexer), so a name used as a key again and again is made and hashed once.
+     */
+    private final IdentityHashMap<String, LuaString> nameStrings = new IdentityHashMap<>();
     /** constant keys to the index they last got in any function (PUC's ls->h) */
     final Map<ConstantKey, Integer> constantScanner = new HashMap<>();
     /** the parser whose events drive this compiler (for its current token) */
@@ -286,8 +292,15 @@ final class Compiler {
         }
     }
 
-    ExpDesc stringConstant(String s) {
-        return new ExpDesc(Kind.VK, fs.stringK(LuaString.ofLatin1(s)));
+    /** A name as a string constant (a field key, a global's name in _ENV). */
+    ExpDesc stringConstant(String name) {
+        LuaString s = nameStrings.get(name);
+        if (s == null) {
+            s = intern(LuaString.ofLatin1(name));
+            account.hold(CompileAccount.NAME_ENTRY_BYTES);
+            nameStrings.put(name, s);
+        }
+        return new ExpDesc(Kind.VK, fs.stringK(s));
     }
 
     // ------------------------------------------------------------------ blocks, labels, gotos

@@ -65,7 +65,7 @@ public final class LuaCompiler {
             CompileErrors errors = new CompileErrors(chunkName);
             long start = account.mark();
             account.pass(source.length);
-            int lastLine = new SyntaxChecker(new LuaLexer(source, errors, account), errors, account).check();
+            int lastLine = new SyntaxChecker(new LuaLexer(source, errors, account, false), errors, account).check();
             account.releaseTo(start); // the check's names and buffer are garbage now
             try {
                 try {
@@ -91,7 +91,7 @@ public final class LuaCompiler {
         account.pass(source.length);
         Compiler compiler = new Compiler(errors, chunkName, account);
         EventParser parser = new EventParser(
-            new UnbufferedTokenStream<>(new Tokens(new LuaLexer(source, errors, account), account)), compiler);
+            new UnbufferedTokenStream<>(new Tokens(new LuaLexer(source, errors, account, true), account)), compiler);
         compiler.attach(parser);
         parser.removeErrorListeners();
         parser.getInterpreter().setPredictionMode(mode);

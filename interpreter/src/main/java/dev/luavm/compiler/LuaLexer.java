@@ -42,13 +42,19 @@ final class LuaLexer {
      * One String per distinct name, so the compiler compares names by identity. Seeded with the
      * names the compiler itself writes as literals (JVM-interned, so the same objects).
      */
-    private final Map<String, String> names = new HashMap<>();
+    private final Map<String, String> names;
 
-    LuaLexer(byte[] src, CompileErrors errors, CompileAccount account) {
+    /**
+     * A lexer of {@code src}; {@code internNames}: give each NAME token the chunk's one instance
+     * of its name (the compiler compares names by identity), else a fresh string (the syntax
+     * check does not look at names).
+     */
+    LuaLexer(byte[] src, CompileErrors errors, CompileAccount account, boolean internNames) {
         this.src = src;
         this.errors = errors;
         this.account = account;
-        for (String n : Compiler.BUILTIN_NAMES) names.put(n, n);
+        this.names = internNames ? new HashMap<>() : null;
+        if (internNames) for (String n : Compiler.BUILTIN_NAMES) names.put(n, n);
         this.pos = 0;
         this.current = src.length == 0 ? EOZ : src[0] & 0xFF;
     }
@@ -162,6 +168,7 @@ final class LuaLexer {
 
     /** The chunk's one instance of name {@code word} (String orders its keys: see CompileAccount#lookup). */
     private String intern(String word) {
+        if (names == null) return word;
         account.lookup(word.length(), names.size());
         String old = names.putIfAbsent(word, word);
         if (old != null) return old;
