@@ -21,7 +21,8 @@ import org.antlr.v4.runtime.TokenStream;
  *
  * <p>ANTLR calls {@code exitRule} from a {@code finally} block, so also while an exception
  * unwinds the parse: once anything has failed (a syntax error seen by ANTLR, an error raised by
- * the compiler, the nesting bound below), no more events are delivered.
+ * the compiler or by the token source, such as a termination polled while paying for a token,
+ * the nesting bound below), no more events are delivered.
  */
 final class EventParser extends LuaParser {
     /**
@@ -40,6 +41,11 @@ final class EventParser extends LuaParser {
         super(input);
         this.compiler = compiler;
         setBuildParseTree(false);
+    }
+
+    /** Something has failed: deliver no more events (the parse is unwinding). */
+    void fail() {
+        failed = true;
     }
 
     @Override

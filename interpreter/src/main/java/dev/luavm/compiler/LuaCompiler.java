@@ -90,8 +90,9 @@ public final class LuaCompiler {
                                       CompileAccount account, PredictionMode mode) {
         account.pass(source.length);
         Compiler compiler = new Compiler(errors, chunkName, account);
-        EventParser parser = new EventParser(
-            new UnbufferedTokenStream<>(new Tokens(new LuaLexer(source, errors, account, true), account)), compiler);
+        Tokens tokens = new Tokens(new LuaLexer(source, errors, account, true), account);
+        EventParser parser = new EventParser(new UnbufferedTokenStream<>(tokens), compiler);
+        tokens.parser = parser;
         compiler.attach(parser);
         parser.removeErrorListeners();
         parser.getInterpreter().setPredictionMode(mode);
@@ -108,10 +109,14 @@ public final class LuaCompiler {
         return compiler.result();
     }
 
-    /** The lexer as ANTLR's token source; each token pays its work before it is read. */
+    /**
+     * The lexer as ANTLR's token source; each token pays its work before it is read. Whatever
+     * that throws (the meter's termination or memory error) stops the parser's events first.
+     */
     private static final class Tokens implements TokenSource {
         private final LuaLexer lexer;
         private final CompileAccount account;
+        EventParser parser;
 
         Tokens(LuaLexer lexer, CompileAccount account) {
             this.lexer = lexer;
@@ -120,8 +125,13 @@ public final class LuaCompiler {
 
         @Override
         public Token nextToken() {
-            account.token();
-            return lexer.nextToken();
+            try {
+                account.token();
+                return lexer.nextToken();
+            } catch (RuntimeException | Error e) {
+                if (parser != null) parser.fail();
+                throw e;
+            }
         }
 
         @Override

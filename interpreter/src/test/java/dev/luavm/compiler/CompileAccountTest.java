@@ -137,4 +137,48 @@ class CompileAccountTest {
         a.scan(80);
         assertEquals(8 * 11 + 10, r.work);
     }
+
+    /** Throws its own exception at the n-th charge of work. */
+    private static final class Stopper implements CompileMeter {
+        final RuntimeException stop = new IllegalStateException("stopped by the meter");
+        final int at;
+        int calls;
+
+        Stopper(int at) {
+            this.at = at;
+        }
+
+        @Override
+        public void work(long units) {
+            if (++calls == at) throw stop;
+        }
+
+        @Override
+        public void hold(long bytes) {
+        }
+
+        @Override
+        public void release(long bytes) {
+        }
+    }
+
+    @Test
+    void whateverTheMeterThrowsEndsTheCompileAsItIs() {
+        // every kind of rule, nested, so that a stop lands inside each of them in some run
+        String source = String.join("\n",
+            "local t = {1, 2, x = 3, [4] = {5, f(6)}, 'a' .. 'b' .. c ^ -d ^ e}",
+            "function t.m:n(a, ...) if a then return ... elseif b then goto l else while c do break end end ::l:: end",
+            "for i = 1, 10, 2 do local x = nil end",
+            "for k, v in pairs(t) do repeat local y = not k until y or v and - #t < 3 end",
+            "local function g(...) return g(...) end",
+            "a, b.c, d[1] = f(), (g)(1, 2), h 'x' {y = 1}") + "\n";
+        Stopper count = new Stopper(-1);
+        LuaCompiler.compile(src(source.repeat(20)), "=t", count);
+        assertTrue(count.calls > 20, "work charged " + count.calls + " times");
+        for (int n = 1; n <= count.calls; n++) {
+            Stopper s = new Stopper(n);
+            RuntimeException e = assertThrows(RuntimeException.class, () -> LuaCompiler.compile(src(source.repeat(20)), "=t", s));
+            assertTrue(e == s.stop, "charge " + n + " of " + count.calls + " ended with " + e);
+        }
+    }
 }
