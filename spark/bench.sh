@@ -6,9 +6,28 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -q -o test-compile -pl spark -am
-mvn -B -q -o dependency:build-classpath -pl spark -Dmdep.includeScope=test -Dmdep.outputFile=spark/target/bench.classpath >/dev/null
+# the spark module's test classpath, less the dev.luavm jars of the local repository (shared, maybe
+# someone else's build): this tree's own classes take their place
+mvn -B -q -o dependency:build-classpath -pl spark -am -Dmdep.includeScope=test \
+    -Dmdep.outputFile="$PWD/spark/target/bench.classpath" >/dev/null
+own="spark/target/test-classes:spark/target/classes"
+for m in interpreter grammar stdlib jit audit-jsonl; do own="$own:$m/target/classes"; done
+deps="$(tr ':' '\n' < spark/target/bench.classpath | grep -v '/dev/luavm/' | paste -sd: -)"
 mkdir -p spark/target/bench
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" | tee spark/target/bench/log.txt
-java -cp "spark/target/test-classes:spark/target/classes:$(cat spark/target/bench.classpath)" org.openjdk.jmh.Main \
+java -cp "$own:$deps" org.openjdk.jmh.Main \
     'dev.luavm.spark.bench.FeeRuleBenchmark.*' -rf csv -rff spark/target/bench/results.csv "$@" | tee -a spark/target/bench/log.txt
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a spark/target/bench/log.txt
+# The figures docs/SPARK.md and benchmarks/RESULTS.md quote: rows/s/core for the three ways, the
+# ratios to the Java map, and the per-row overhead of a fresh sandbox (fresh minus reused).
+awk -F, -v rows=200000 '
+  NR > 1 { gsub(/"/, ""); n = split($1, p, "."); score[p[n]] = $5; err[p[n]] = $6 }
+  END {
+    printf "| the fee rule, local[1] | ms per 200,000 rows | rows/s/core | time / Java map |\n|---|---|---|---|\n"
+    split("luaRows javaMapPartitions sqlExpression", ways, " ")
+    for (i = 1; i <= 3; i++) { w = ways[i]
+      printf "| %s | %.0f ± %.0f | %.0f | %.2fx |\n", w, score[w], err[w], rows / (score[w] / 1000), score[w] / score["javaMapPartitions"] }
+    printf "\n| per row, without Spark | fresh sandbox ns | reused sandbox ns | overhead of a fresh sandbox ns |\n|---|---|---|---|\n"
+    printf "| the fee rule | %.0f ± %.0f | %.0f ± %.0f | %.0f |\n", score["feeInFreshSandbox"], err["feeInFreshSandbox"], score["feeInReusedSandbox"], err["feeInReusedSandbox"], score["feeInFreshSandbox"] - score["feeInReusedSandbox"]
+    printf "| return {} | %.0f ± %.0f | %.0f ± %.0f | %.0f |\n", score["emptyInFreshSandbox"], err["emptyInFreshSandbox"], score["emptyInReusedSandbox"], err["emptyInReusedSandbox"], score["emptyInFreshSandbox"] - score["emptyInReusedSandbox"]
+  }' spark/target/bench/results.csv | tee spark/target/bench/summary.md

@@ -33,7 +33,9 @@ public final class Main {
     public static void main(String[] args) throws IOException {
         long n = args.length > 0 ? Long.parseLong(args[0].replace("_", "").replace(",", "")) : 1_000_000L;
         SparkSession spark = SparkSession.builder().master("local[*]").appName("spark-rules")
-                .config("spark.ui.enabled", "false").getOrCreate();
+                .config("spark.ui.enabled", "false")
+                .config("spark.sql.shuffle.partitions", "8") // the summary is a few dozen rows
+                .getOrCreate();
         spark.sparkContext().setLogLevel("ERROR");
         try {
             run(spark, n);
