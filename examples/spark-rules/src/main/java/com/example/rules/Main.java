@@ -35,6 +35,8 @@ public final class Main {
         SparkSession spark = SparkSession.builder().master("local[*]").appName("spark-rules")
                 .config("spark.ui.enabled", "false")
                 .config("spark.sql.shuffle.partitions", "8") // the summary is a few dozen rows
+                .config("spark.driver.bindAddress", "127.0.0.1") // local mode: no network needed
+                .config("spark.driver.host", "127.0.0.1")
                 .getOrCreate();
         spark.sparkContext().setLogLevel("ERROR");
         try {
