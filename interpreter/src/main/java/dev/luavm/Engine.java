@@ -49,6 +49,11 @@ final class Engine {
         return state.globals();
     }
 
+    /** The VM state itself, for snapshots (which read and restore it whole). */
+    LuaState state() {
+        return state;
+    }
+
     void install(Library lib, Capabilities caps) {
         state.install(lib, caps);
     }
@@ -95,6 +100,44 @@ final class Engine {
         long now = env.nanoTime();
         if (nanos > Long.MAX_VALUE - now) state.gas().clearDeadline();
         else state.setDeadline(now + nanos);
+    }
+
+    /**
+     * {@link #startRun} for the rest of a paused run that had used {@code consumed} gas: that gas
+     * counts against this run's and the sandbox's budgets, and the run's gas figure includes it.
+     */
+    void startResumedRun(Duration timeout, long runGas, long consumed) {
+        gas.carryOver(consumed);
+        gas.startRun(runGas == Long.MAX_VALUE ? runGas : runGas - Math.min(runGas, consumed));
+        gasAtRunStart = 0;
+        long nanos = timeout.compareTo(MAX_NANOS) >= 0 ? Long.MAX_VALUE : timeout.toNanos();
+        long now = env.nanoTime();
+        if (nanos > Long.MAX_VALUE - now) state.gas().clearDeadline();
+        else state.setDeadline(now + nanos);
+    }
+
+    /** The rest of a paused run (see {@link LuaState#continuePaused}). */
+    Object[] continuePaused(Object[] results, LuaError error) {
+        try {
+            return state.continuePaused(results, error);
+        } finally {
+            LiveRoots.clearIdleStack(state);
+        }
+    }
+
+    /** The error a paused call raises when the host resumes it with one. */
+    LuaError pausedCallError(String message) {
+        return state.pausedCallError(message);
+    }
+
+    /** Whether the paused call of a restored run is a call of {@code fn}. */
+    boolean pausedCallIs(Object fn) {
+        return dev.luavm.vm.VmSnapshots.pausedCall(state) == fn;
+    }
+
+    /** Charges gas to the run (the host's conversions of a resumed call's results). */
+    void chargeGas(long units) {
+        gas.charge(units);
     }
 
     Object[] call(Object fn, Object[] args) {

@@ -62,6 +62,8 @@ public final class LuaVM {
     private final Map<String, Library> bundles;
     /** the compiled tier shared by this runtime's sandboxes (code, never counts) */
     private final dev.luavm.vm.Tiering tiering;
+    /** the resume tokens used ({@link Builder#resumeLedger}) */
+    private final ResumeLedger ledger;
     /** fresh sandbox seeds: unpredictable to scripts, drawn in batches (guarded by itself) */
     private final SeedSource seeds = new SeedSource();
 
@@ -73,6 +75,7 @@ public final class LuaVM {
         this.conversionElements = b.conversionElements;
         this.binaryStrings = b.binaryStrings;
         this.compileMemory = b.compileMemory;
+        this.ledger = b.ledger != null ? b.ledger : ResumeLedger.inMemory();
         Map<String, Library> found = new LinkedHashMap<>();
         Iterable<Library> libs = b.libraries != null ? b.libraries
                 : ServiceLoader.load(Library.class, LuaVM.class.getClassLoader());
@@ -100,6 +103,57 @@ public final class LuaVM {
     /** A sandbox from a shared default runtime. */
     public static Sandbox newSandbox(Capabilities caps, Limits limits) {
         return sharedVM().sandbox(caps, limits);
+    }
+
+    /**
+     * A sandbox of the shared default runtime rebuilt from a snapshot ({@link Sandbox#snapshot()},
+     * taken in this JVM or another), with {@code caps} and {@code limits}; its usage starts at
+     * zero. Restoring the same bytes twice gives two independent sandboxes (a fork). For the
+     * other options of a sandbox use {@link Sandbox.Builder#restoreFrom}.
+     *
+     * @throws LuaSnapshotException the bytes are not a snapshot this runtime reads (another
+     *         format version, damaged, malformed), the state needs a grant {@code caps} lacks (the
+     *         message names it), or it holds a paused run ({@link #resume} continues those)
+     * @throws LuaLimitException the state does not fit {@code limits} (MEMORY, DEPTH), or reading
+     *         it needs more gas or time than a run may use (GAS, TIME)
+     */
+    public static Sandbox restore(byte[] snapshot, Capabilities caps, Limits limits) {
+        return sharedVM().sandbox().capabilities(caps).limits(limits).restoreFrom(snapshot).build();
+    }
+
+    /**
+     * Continues a run paused at a host call ({@link LuaSuspendedException}), in a sandbox of the
+     * shared default runtime with {@code caps} and {@code limits}, as if the call had returned
+     * {@code hostResults}; in this JVM or another. The run keeps what it consumed before the pause
+     * (gas, output, time) against {@code limits}. Returns the sandbox once the run has ended;
+     * {@link Sandbox#resumedResults()} holds what it returned and {@link Sandbox#output()} what it
+     * printed after the pause. Each paused snapshot resumes at most once per resume token (this
+     * runtime's {@link ResumeLedger}); {@link #fork} makes an explicit copy. For the other options
+     * of a sandbox use {@link Sandbox.Builder#resumeFrom}.
+     *
+     * @throws LuaSuspendedException the run paused again (at another host call)
+     * @throws LuaScriptException the run raised an error nothing caught
+     * @throws LuaLimitException the run ended on a limit, or the state does not fit {@code limits}
+     * @throws LuaSnapshotException the bytes are not the snapshot of a paused run this runtime
+     *         reads, it needs a grant {@code caps} lacks, or its token was used already
+     */
+    public static Sandbox resume(byte[] snapshot, Capabilities caps, Limits limits, Object... hostResults) {
+        return sharedVM().sandbox().capabilities(caps).limits(limits).resumeFrom(snapshot, hostResults).build();
+    }
+
+    /**
+     * A copy of a paused run's snapshot with a resume token of its own: both may be resumed once.
+     * This is how a host runs a paused run twice on purpose (a retry after a failure, a test);
+     * resuming the same bytes twice fails the second time.
+     *
+     * @throws LuaSnapshotException the bytes are not the snapshot of a paused run
+     */
+    public static byte[] fork(byte[] pausedSnapshot) {
+        try {
+            return dev.luavm.snapshot.SnapshotFormat.withToken(pausedSnapshot, sharedVM().freshToken());
+        } catch (dev.luavm.snapshot.SnapshotProblem p) {
+            throw new LuaSnapshotException(p.getMessage());
+        }
     }
 
     private static LuaVM sharedVM() {
@@ -145,8 +199,9 @@ public final class LuaVM {
 
     /** {@link #compile(String, String)} for source bytes (Lua source need not be UTF-8). */
     public CompiledChunk compile(String chunkName, byte[] source) {
-        Prototype p = compile(chunkName, source, limits.sourceBytes(), new HostCompile(limits.gas(), compileMemory));
-        return new CompiledChunk(displayName(chunkName), p, loadName(chunkName), source.clone()); // hashed when an audit log asks
+        byte[] text = source.clone(); // the chunk keeps it (snapshots carry it): the caller may reuse the array
+        Prototype p = compile(chunkName, text, limits.sourceBytes(), new HostCompile(limits.gas(), compileMemory));
+        return new CompiledChunk(displayName(chunkName), p, loadName(chunkName), text); // hashed when an audit log asks
     }
 
     /**
@@ -185,6 +240,8 @@ public final class LuaVM {
     /**
      * Compiles with a meter; errors become {@link LuaSyntaxException}, except the meter's own
      * ({@code not enough memory} from a sandbox's memory meter goes on, for the sandbox to report).
+     * The main function keeps {@code source} ({@link Prototype#attachChunkText}), which the
+     * caller must not modify afterwards.
      */
     static Prototype compile(String chunkName, byte[] source, long maxBytes, CompileMeter meter) {
         Objects.requireNonNull(source, "source");
@@ -198,7 +255,9 @@ public final class LuaVM {
             throw new LuaSyntaxException("attempt to load a binary chunk (mode is 't')", shown, -1);
         }
         try {
-            return LuaCompiler.compile(source, name, meter);
+            Prototype p = LuaCompiler.compile(source, name, meter);
+            p.attachChunkText(source);
+            return p;
         } catch (LuaError e) {
             if (MemoryMeter.isOutOfMemory(e)) throw e;
             String msg = e.getMessage();
@@ -246,6 +305,21 @@ public final class LuaVM {
                     + String.join(", ", bundles.keySet()) + ")");
         }
         return lib;
+    }
+
+    /** A fresh resume token for a paused run (16 random bytes). */
+    byte[] freshToken() {
+        byte[] t = new byte[dev.luavm.snapshot.SnapshotFormat.TOKEN_BYTES];
+        for (int i = 0; i < t.length; i += 8) {
+            long v = seeds.next();
+            for (int j = 0; j < 8 && i + j < t.length; j++) t[i + j] = (byte) (v >>> (8 * j));
+        }
+        return t;
+    }
+
+    /** Where this runtime records the resume tokens it has used ({@link Builder#resumeLedger}). */
+    ResumeLedger resumeLedger() {
+        return ledger;
     }
 
     /** A seed for a sandbox whose host did not fix one; sandboxes never share a generator. */
@@ -329,8 +403,19 @@ public final class LuaVM {
         private Iterable<Library> libraries;
         private dev.luavm.vm.tier.Tier tier = defaultTier();
         private dev.luavm.vm.tier.FunctionCompiler functionCompiler;
+        private ResumeLedger ledger;
 
         private Builder() {}
+
+        /**
+         * Where the resume tokens of paused runs are recorded, so each snapshot of a paused run
+         * resumes once (default: {@link ResumeLedger#inMemory()}, this runtime's memory: give a
+         * durable one when runs resume in several processes).
+         */
+        public Builder resumeLedger(ResumeLedger ledger) {
+            this.ledger = Objects.requireNonNull(ledger);
+            return this;
+        }
 
         /** System property {@code luavm.tier} (interp, auto, compile-all), else auto. */
         private static dev.luavm.vm.tier.Tier defaultTier() {

@@ -11,7 +11,9 @@ import dev.luavm.lib.Library;
 import dev.luavm.meter.Collector;
 import dev.luavm.meter.LiveHeapWalker;
 import dev.luavm.meter.MemoryMeter;
+import dev.luavm.snapshot.StateReader;
 import dev.luavm.value.Builtin;
+import dev.luavm.vm.VmSnapshots;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
 import dev.luavm.vm.LuaError;
@@ -111,9 +113,18 @@ public final class Sandbox implements AutoCloseable {
     /** set when the sandbox may be inconsistent (a Java error escaped the VM); it then refuses to run */
     private volatile String broken;
     private Usage usage = new Usage(0, 0, 0, 0, Duration.ZERO);
+    /** each granted host function's builtin and its grant name (snapshots name them so) */
+    private final java.util.IdentityHashMap<Builtin, String> grantNames = new java.util.IdentityHashMap<>();
+    private final java.util.Map<String, Builtin> grantsByName = new java.util.HashMap<>();
+    private final LuaVM vm;
+    /** when the run in progress began (for a paused run's time), on the host clock */
+    private long runStartNanos;
+    /** what the paused run continued at build time returned ({@link #resumedResults}) */
+    private Results resumedResults;
 
     private Sandbox(Builder b) {
         LuaVM vm = b.vm;
+        this.vm = vm;
         this.name = b.name != null ? b.name : "sandbox-" + IDS.incrementAndGet();
         this.capabilities = b.capabilities;
         this.limits = b.limits != null ? b.limits : vm.defaultLimits();
@@ -126,7 +137,11 @@ public final class Sandbox implements AutoCloseable {
         } else {
             buffer = null;
         }
-        long seed = b.seed != null ? b.seed : vm.freshSeed();
+        byte[] snapshot = b.restore != null ? b.restore : b.resume;
+        if (snapshot != null && b.seed != null) {
+            throw new IllegalStateException("randomSeed and restoreFrom exclude each other: a snapshot carries its seed");
+        }
+        long seed = snapshot != null ? Snapshots.seedOf(snapshot) : b.seed != null ? b.seed : vm.freshSeed();
         RecordedInput recordedInput = b.record && b.input != null ? new RecordedInput(b.input) : null;
         java.io.InputStream input = recordedInput != null ? recordedInput : b.input;
         VirtualClock virtual = b.virtualStart != null ? new VirtualClock(b.virtualStart, b.clock) : null;
@@ -175,6 +190,24 @@ public final class Sandbox implements AutoCloseable {
         } finally {
             converter.unpin(mark);
         }
+        VmSnapshots.onPause(engine.state(), this::onPause);
+        if (b.restore != null) Snapshots.restore(this, vm, b.restore);
+        if (b.resume != null) pending = Snapshots.readPaused(this, vm, b.resume);
+    }
+
+    /** The paused run read from the snapshot at build time, continued by {@link Builder#build} ({@link #resumePending}). */
+    private StateReader.Paused pending;
+
+    /** Builder: claims the paused run's token, then continues the run with the host's answer. */
+    private void resumePending(Object[] results, String error) {
+        StateReader.Paused p = pending;
+        pending = null;
+        if (!vm.resumeLedger().claim(p.token())) {
+            throw new LuaSnapshotException("this paused run was resumed already (each snapshot of a paused run resumes"
+                    + " once; LuaVM.fork makes a copy that may be resumed again)");
+        }
+        resumedResults = execute(new RunSource("resume", p.callName(), () -> null, null, null), () -> null, new Object[0],
+                new Resumption(p, results, error));
     }
 
     private void install(LuaVM vm) {
@@ -190,7 +223,10 @@ public final class Sandbox implements AutoCloseable {
             String[] parts = g.path().split("\\.");
             LuaTable t = parentTable(parts, i -> new IllegalArgumentException("cannot grant '" + g.path() + "': '"
                     + parts[i] + "' is not a table"));
-            t.put(converter.luaString(parts[parts.length - 1]), gateway.wrap(g));
+            Builtin fn = gateway.wrap(g);
+            grantNames.put(fn, g.path());
+            grantsByName.put(g.path(), fn);
+            t.put(converter.luaString(parts[parts.length - 1]), fn);
         }
     }
 
@@ -456,6 +492,11 @@ public final class Sandbox implements AutoCloseable {
     private record RunSource(String kind, String chunk, Supplier<String> sha256, String loadName, byte[] source) {}
 
     private Results execute(RunSource source, FunctionSupplier target, Object[] args) {
+        return execute(source, target, args, null);
+    }
+
+    /** A run; with {@code resumption}, the rest of a paused run restored into this sandbox. */
+    private Results execute(RunSource source, FunctionSupplier target, Object[] args, Resumption resumption) {
         Thread me = Thread.currentThread();
         boolean cancelledBeforeStart;
         synchronized (runLock) {
@@ -470,16 +511,27 @@ public final class Sandbox implements AutoCloseable {
             // under the lock, so a cancel() lands either before this run (pending) or during it
             cancelledBeforeStart = cancelPending;
             cancelPending = false;
-            engine.startRun(limits.timeout(), limits.runGas());
+            Duration timeout = limits.timeout();
+            if (resumption == null) {
+                engine.startRun(timeout, limits.runGas());
+            } else {
+                // the paused run's consumption carries over: its gas, its time, its output (below)
+                StateReader.Paused p = resumption.paused();
+                if (timeout.compareTo(Duration.ofDays(365)) < 0) {
+                    timeout = Duration.ofNanos(Math.max(1, timeout.toNanos() - p.runNanos()));
+                }
+                engine.startResumedRun(timeout, limits.runGas(), p.runGas());
+            }
             // after the meter's: the gateway's deadline is then never earlier than the meter's, so
             // when it interrupts a host function the safepoint after it sees the time up (read in
             // the other order, a host call interrupted between the two deadlines returned nil and
             // the run went on)
-            gateway.reset(limits.timeout());
+            gateway.reset(timeout);
             runner = me;
         }
         if (buffer != null) buffer.reset();
         long start = System.nanoTime();
+        runStartNanos = start - (resumption == null ? 0 : Math.min(resumption.paused().runNanos(), Long.MAX_VALUE / 4));
         Results results = null;
         Throwable failure = null;
         try {
@@ -488,11 +540,16 @@ public final class Sandbox implements AutoCloseable {
             // the zone only when recording: resolving it reads the time-zone rules (~7 ms of a CLI start-up)
             if (audit.recording()) audit.recordStart(source.loadName(), source.source(), Arrays.asList(args), env.zoneId());
             env.startRun(limits.outputBytes(), () -> { throw engine.terminate(LuaLimitException.Limit.OUTPUT); });
-            if (files != null) files.startRun(); // an overlay's uncommitted changes are gone
+            // an overlay's uncommitted changes are gone; a resumed run is the same run going on
+            if (files != null && resumption == null) files.startRun();
+            if (resumption != null) {
+                env.carryOutput(resumption.paused().runOutput());
+                gateway.restoreCallCounts(resumption.paused().hostCalls(), resumption.paused().callName());
+            }
             // a cancel() that came while the sandbox was idle, or since this run began, ends it
             // before any of its code (a short run would otherwise finish before the VM's next poll)
             if (cancelledBeforeStart || engine.cancelled()) throw new LuaLimitException(LuaLimitException.Limit.CANCELLED);
-            return results = runTranslated(target, args);
+            return results = runTranslated(target, args, resumption);
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -524,22 +581,29 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    /** Runs the target; the VM's errors and signals become the API's exceptions. */
-    private Results runTranslated(FunctionSupplier target, Object[] args) {
+    /** Runs the target (or continues a paused run); the VM's errors and signals become the API's exceptions. */
+    private Results runTranslated(FunctionSupplier target, Object[] args, Resumption resumption) {
         try {
-            Object fn = target.get();
+            Object fn = resumption == null ? target.get() : null;
             int mark = converter.pinMark();
             Object[] results;
             try {
-                // the arguments stay pinned (counted) for the run: the host holds them for its length
-                Object[] luaArgs = converter.toLuaAll(Arrays.asList(args));
-                results = engine.call(fn, luaArgs);
+                if (resumption == null) {
+                    // the arguments stay pinned (counted) for the run: the host holds them for its length
+                    Object[] luaArgs = converter.toLuaAll(Arrays.asList(args));
+                    results = engine.call(fn, luaArgs);
+                } else {
+                    results = continuePaused(resumption);
+                }
             } finally {
                 converter.unpin(mark);
             }
             return new Results(converter.toJavaAll(results, 0, results.length));
         } catch (LuaException e) {
             throw e;
+        } catch (dev.luavm.vm.RunPaused p) {
+            if (p.failure != null) throw p.failure;
+            throw new LuaSuspendedException(p.snapshot, p.callName(), p.arguments());
         } catch (LuaError e) {
             throw translate(e);
         } catch (StackOverflowError e) {
@@ -555,6 +619,44 @@ public final class Sandbox implements AutoCloseable {
             if (limit == null) throw e;
             throw new LuaLimitException(limit);
         }
+    }
+
+    /**
+     * The host call's answer given to the paused call, converted as the gateway converts a host
+     * function's results (and charged the same), then the rest of the run.
+     */
+    private Object[] continuePaused(Resumption r) {
+        String name = r.paused().callName();
+        if (r.error() != null) return engine.continuePaused(null, engine.pausedCallError(r.error()));
+        List<?> values = r.results().length == 1 && r.results()[0] instanceof Results rs ? rs.values()
+                : Arrays.asList(r.results());
+        Object[] lua;
+        try {
+            lua = converter.toLuaAll(values, engine::chargeGas);
+        } catch (LuaConversionException e) {
+            return engine.continuePaused(null, engine.pausedCallError("host function '" + name
+                    + "' returned an unconvertible value (" + e.getMessage() + ")"));
+        } catch (LuaError e) {
+            return engine.continuePaused(null, e); // not enough memory: refused before it was built
+        }
+        return engine.continuePaused(lua, null);
+    }
+
+    /** What a resumed run continues with: the paused run read from the snapshot, the host's answer. */
+    private record Resumption(StateReader.Paused paused, Object[] results, String error) {}
+
+    /** The snapshot of the run pausing now (the VM's pause handler: called inside the run, state as the pause left it). */
+    private void onPause(dev.luavm.vm.RunPaused p) {
+        p.snapshot = Snapshots.write(this, new dev.luavm.snapshot.StateWriter.Paused(vm.freshToken(), engine.gasUsed(),
+                env.outputUsed(), System.nanoTime() - runStartNanos, p.callName(), gateway.callCounts()));
+    }
+
+    /**
+     * The results of the paused run this sandbox continued when it was built
+     * ({@link LuaVM#resume}, {@link Builder#resumeFrom}); null for a sandbox that resumed no run.
+     */
+    public Results resumedResults() {
+        return resumedResults;
     }
 
     /** An uncaught Lua error as the host sees it. */
@@ -644,6 +746,55 @@ public final class Sandbox implements AutoCloseable {
         if (value instanceof Long l) return Long.toString(l);
         if (value instanceof Double d) return dev.luavm.value.LuaNumbers.toString(d);
         return "(error object is a " + dev.luavm.value.LuaValues.typeName(value) + " value)";
+    }
+
+    // ------------------------------------------------------------------ snapshots
+
+    /**
+     * The sandbox's whole state as bytes (docs/SNAPSHOT.md): everything a script can reach
+     * (globals, tables with their metatables, closures with their shared upvalues, strings byte
+     * for byte, integers and floats exactly, weak tables as they are, suspended coroutines with
+     * their frames), the registry and the metatables of the basic types, the random generator,
+     * the seed of {@code table.sort}'s pivots and the {@code tostring} numbering. Functions are
+     * carried as the source text of their chunks (recompiled on restore, never as bytecode);
+     * library functions and granted host functions by name. {@link LuaVM#restore} or
+     * {@link Builder#restoreFrom} rebuild it, in this JVM or another, and the restored sandbox
+     * goes on as this one would have: the same output, gas and {@code tostring} ids from then on.
+     * Taking a snapshot changes nothing in the sandbox.
+     *
+     * @return the snapshot, at most about twice {@link Usage#memoryBytes()} after a collection
+     * @throws LuaSnapshotException a run is in progress, or the state holds what a snapshot cannot
+     *         carry: a host object (a Java handle passed in as userdata), a function a library made
+     *         that it cannot rebuild, a function compiled without its source; the message says
+     *         where it was found ({@code global 'conn'})
+     * @throws LuaSandboxStateException the sandbox is closed or unusable
+     */
+    public byte[] snapshot() {
+        synchronized (runLock) {
+            checkUsable();
+            if (runner != null) throw new LuaSnapshotException("cannot snapshot the sandbox while a run is in progress");
+            return Snapshots.write(this, null);
+        }
+    }
+
+    Engine engine() {
+        return engine;
+    }
+
+    MemoryMeter meter() {
+        return meter;
+    }
+
+    SandboxEnvironment environment() {
+        return env;
+    }
+
+    java.util.IdentityHashMap<Builtin, String> grantNames() {
+        return grantNames;
+    }
+
+    java.util.Map<String, Builtin> grantsByName() {
+        return grantsByName;
     }
 
     // ------------------------------------------------------------------ control
@@ -760,6 +911,10 @@ public final class Sandbox implements AutoCloseable {
         private boolean record;
         private java.util.function.LongSupplier cpuClock;
         private java.time.Instant virtualStart;
+        private byte[] restore;
+        private byte[] resume;
+        private Object[] resumeResults;
+        private String resumeError;
 
         Builder(LuaVM vm) {
             this.vm = vm;
@@ -868,6 +1023,55 @@ public final class Sandbox implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Builds the sandbox from a snapshot ({@link Sandbox#snapshot()}) instead of empty: its
+         * capabilities and limits are this builder's (the snapshot carries neither), and so are
+         * the output, clock, policy, audit log and the other options; the state, the random
+         * generator's and the sort's seed included, is the snapshot's (so {@link #randomSeed}
+         * cannot be set with it). The restored sandbox's usage starts at zero under the new limits.
+         * {@link #build()} then throws {@link LuaSnapshotException} for a snapshot it cannot
+         * read or that needs a grant these capabilities lack (the message names it), and
+         * {@link LuaLimitException} for one that does not fit the limits (MEMORY; DEPTH for a
+         * coroutine deeper than the call depth; GAS or TIME when reading it needs more work than
+         * one run may do). A snapshot of a paused run is refused: {@link LuaVM#resume} continues it.
+         */
+        public Builder restoreFrom(byte[] snapshot) {
+            this.restore = Objects.requireNonNull(snapshot, "snapshot").clone();
+            return this;
+        }
+
+        /**
+         * Builds the sandbox from the snapshot of a run paused at a host call
+         * ({@link LuaSuspendedException#snapshot()}) and continues that run in {@link #build()}
+         * as if the host call had returned {@code hostResults} (converted as a host function's
+         * results are; one {@link Results} gives several). The run keeps what it consumed before
+         * the pause: its gas, output and time count against this builder's limits. Each paused
+         * snapshot resumes once per resume token ({@link LuaVM.Builder#resumeLedger});
+         * {@link LuaVM#fork} makes a copy with a token of its own. {@link #build()} returns the
+         * sandbox when the run has ended normally ({@link Sandbox#resumedResults()} has its
+         * results) and throws what the run throws otherwise (another
+         * {@link LuaSuspendedException} when it pauses again), as well as the exceptions of
+         * {@link #restoreFrom}.
+         */
+        public Builder resumeFrom(byte[] snapshot, Object... hostResults) {
+            this.resume = Objects.requireNonNull(snapshot, "snapshot").clone();
+            this.resumeResults = hostResults == null ? new Object[] {null} : hostResults.clone();
+            this.resumeError = null;
+            return this;
+        }
+
+        /**
+         * As {@link #resumeFrom}, but the paused call raises the Lua error {@code message} (with
+         * the caller's position, as a host function's error) instead of returning: a denied
+         * approval, say. The script may catch it with {@code pcall}.
+         */
+        public Builder resumeFailing(byte[] snapshot, String message) {
+            this.resume = Objects.requireNonNull(snapshot, "snapshot").clone();
+            this.resumeResults = null;
+            this.resumeError = Objects.requireNonNull(message, "message");
+            return this;
+        }
+
         /** A name for logs and policies (default "sandbox-N"). */
         public Builder name(String name) {
             this.name = name;
@@ -875,17 +1079,23 @@ public final class Sandbox implements AutoCloseable {
         }
 
         /**
-         * The sandbox, with its libraries installed.
+         * The sandbox, with its libraries installed (and its state restored, with
+         * {@link #restoreFrom}).
          *
-         * @throws LuaLimitException the libraries do not fit in the memory limit (MEMORY)
+         * @throws LuaLimitException the libraries (or the restored state) do not fit in the limits
+         * @throws LuaSnapshotException the snapshot given to {@link #restoreFrom} cannot be restored
          */
         public Sandbox build() {
+            if (restore != null && resume != null) throw new IllegalStateException("restoreFrom and resumeFrom exclude each other");
+            Sandbox sb;
             try {
-                return new Sandbox(this);
+                sb = new Sandbox(this);
             } catch (LuaError e) {
                 // a cap too small for even the meter's own tables (the globals, the registry)
                 throw new LuaLimitException(LuaLimitException.Limit.MEMORY);
             }
+            if (resume != null) sb.resumePending(resumeResults, resumeError);
+            return sb;
         }
     }
 

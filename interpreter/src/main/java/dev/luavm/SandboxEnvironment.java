@@ -76,6 +76,11 @@ final class SandboxEnvironment implements HostEnvironment {
         if (outputDigest != null) outputDigest.reset();
     }
 
+    /** Counts output a paused run wrote before its snapshot against this run's limit (a resumed run). */
+    void carryOutput(long bytes) {
+        outputUsed = Math.max(0, bytes);
+    }
+
     /** Digest every run's output (for the recording's {@code OUTPUT} event). */
     void digestOutput() {
         try {

@@ -34,7 +34,9 @@ public record HostCallEvent(String sandbox, long run, long seq, String function,
         /** refused because an argument had the wrong type or could not be converted */
         INVALID,
         /** no decision: the run ended first (gas, time, cancel while charging or waiting for an operator) */
-        UNDECIDED
+        UNDECIDED,
+        /** the policy or operator paused the run at this call ({@code Decision.suspend}) */
+        PAUSED
     }
 
     /** What came of the call. */
@@ -46,7 +48,9 @@ public record HostCallEvent(String sandbox, long run, long seq, String function,
         /** the function did not run: see {@code verdict} */
         REFUSED,
         /** the run ended (a limit or cancel, named in {@code error}) during the call */
-        RUN_ENDED
+        RUN_ENDED,
+        /** the run paused at the call: a snapshot was taken, and a resumed run gives the call its results */
+        PAUSED
     }
 
     /** Copies the lists (nil values kept as a marker). */

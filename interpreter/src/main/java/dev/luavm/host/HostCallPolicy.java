@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * Decides each call of an {@link Safety#UNSAFE UNSAFE} host function: allow, deny with a
- * reason, or ask an {@link Operator}. {@code SAFE} functions run without asking it and
+ * reason, ask an {@link Operator}, or pause the run ({@link Decision#suspend}). {@code SAFE} functions run without asking it and
  * {@code FORBIDDEN} ones are refused before it is asked, so no policy can open them. Argument
  * types and {@link ArgConstraint constraints} are checked before the policy too, so a policy
  * only ever sees well-formed requests.
@@ -32,7 +32,13 @@ public interface HostCallPolicy {
             /** The call fails with a Lua error naming the reason. */
             DENY,
             /** An {@link Operator} decides, within the run's time. */
-            ASK
+            ASK,
+            /**
+             * The run pauses at this call: it ends with {@code LuaSuspendedException}, which
+             * carries a snapshot of the run and the pending call, and {@code LuaVM.resume}
+             * continues it later, in any JVM, as if the call had returned what the host gives.
+             */
+            SUSPEND
         }
 
         private static final Decision ALLOW = new Decision(Kind.ALLOW, "allowed", null);
@@ -60,6 +66,18 @@ public interface HostCallPolicy {
         /** Refuses the call; the script gets {@code permission denied: name: reason}. */
         public static Decision deny(String reason) {
             return new Decision(Kind.DENY, reason == null ? "not allowed" : reason, null);
+        }
+
+        /**
+         * Pauses the run at this call instead of waiting (an approval that takes a day): the run
+         * ends with {@code LuaSuspendedException} carrying its snapshot and the pending call, and
+         * {@code LuaVM.resume(snapshot, caps, limits, results...)} continues it as if the call had
+         * returned {@code results}. A call that cannot pause (made from inside a library
+         * function, a metamethod called by the VM from Java, or a finalizer) fails instead with
+         * the Lua error {@code cannot pause at name here (...)}.
+         */
+        public static Decision suspend(String reason) {
+            return new Decision(Kind.SUSPEND, reason == null ? "paused" : reason, null);
         }
 
         /** Hands the call to {@code operator}, whose answer decides; the run waits (see {@link Operator}). */

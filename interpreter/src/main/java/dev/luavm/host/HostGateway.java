@@ -106,9 +106,50 @@ public final class HostGateway {
         this(sandboxName, policy, converter, safepoint, new AuditTrail(sandboxName, null), () -> 0);
     }
 
+    /** each grant's call counter, by grant name (sandbox thread only) */
+    private final Map<String, Counter> counters = new java.util.HashMap<>();
+
+    /**
+     * Per grant name, the calls that ran in this sandbox and in the run in progress: what a
+     * snapshot of a paused run carries, so quotas go on counting in the resumed run.
+     */
+    public Map<String, long[]> callCounts() {
+        Map<String, long[]> out = new java.util.TreeMap<>();
+        for (Map.Entry<String, Counter> e : counters.entrySet()) {
+            Counter c = e.getValue();
+            long inRun = c.run == audit.run() ? c.runCalls : 0;
+            if (c.sandboxCalls != 0 || inRun != 0) out.put(e.getKey(), new long[] {c.sandboxCalls, inRun});
+        }
+        return out;
+    }
+
+    /**
+     * At the start of a resumed run: the counts a paused run's snapshot carried, with the paused
+     * call {@code pausedCall} counted as one that ran (it returns the host's answer now).
+     */
+    public void restoreCallCounts(Map<String, long[]> counts, String pausedCall) {
+        for (Map.Entry<String, long[]> e : counts.entrySet()) {
+            Counter c = counters.get(e.getKey());
+            if (c == null) continue;
+            c.sandboxCalls = e.getValue()[0];
+            c.runCalls = e.getValue()[1];
+            c.run = audit.run();
+        }
+        Counter c = counters.get(pausedCall);
+        if (c != null) {
+            if (c.run != audit.run()) {
+                c.run = audit.run();
+                c.runCalls = 0;
+            }
+            c.runCalls++;
+            c.sandboxCalls++;
+        }
+    }
+
     /** A Lua function that calls {@code grant} through this gateway. */
     public Builtin wrap(Capabilities.Grant grant) {
         Counter counter = new Counter(grant);
+        counters.put(grant.path(), counter);
         return Builtin.of(grant.path(), c -> invoke(grant, counter, c));
     }
 
@@ -191,6 +232,17 @@ public final class HostGateway {
             } catch (RuntimeException | Error e) {
                 call.finish();
                 throw e;
+            }
+            if (d.kind() == HostCallPolicy.Decision.Kind.SUSPEND) {
+                call.finish();
+                if (!c.canPause()) {
+                    String why = "cannot pause at " + name + " here (called from a library function, a metamethod or a finalizer)";
+                    throw refuse(rec, Verdict.DENIED, why, c.error(why));
+                }
+                rec.verdict = Verdict.PAUSED;
+                rec.reason = d.reason();
+                rec.outcome = Outcome.PAUSED;
+                throw c.pause(name, args);
             }
             if (!d.allowed()) {
                 call.finish(); // a policy that kept the request cannot use it later
@@ -362,7 +414,7 @@ public final class HostGateway {
                     if (d == null || d.kind() == HostCallPolicy.Decision.Kind.ASK) {
                         return HostCallPolicy.Decision.deny("the operator gave no answer");
                     }
-                    return d.allowed() ? HostCallPolicy.Decision.allow("operator: " + d.reason()) : d;
+                    return d.allowed() ? HostCallPolicy.Decision.allow("operator: " + d.reason()) : d; // deny or suspend
                 } catch (TimeoutException e) {
                     safepoint.run();
                 } catch (InterruptedException e) {

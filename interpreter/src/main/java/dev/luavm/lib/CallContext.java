@@ -78,6 +78,24 @@ public abstract class CallContext {
 
     // ---- sandbox services (implemented by the VM)
 
+    /**
+     * Whether this call may pause the run ({@code HostCallPolicy.Decision.suspend}): it was made
+     * by Lua code directly (not from inside a library function, a metamethod the VM called from
+     * Java, or a finalizer) and the sandbox can snapshot a paused run.
+     */
+    public boolean canPause() {
+        return false;
+    }
+
+    /**
+     * The signal that pauses the run at this call, for the gateway to throw: the run ends with a
+     * snapshot of its state, which a host resumes later as if this call had returned. Only when
+     * {@link #canPause()}.
+     */
+    public RuntimeException pause(String callName, java.util.List<Object> arguments) {
+        throw new UnsupportedOperationException("this call cannot pause the run");
+    }
+
     /** The function being called (for error messages). */
     public abstract Builtin callee();
 

@@ -24,6 +24,11 @@ public interface InstallContext {
         return dev.luavm.Capabilities.none();
     }
 
+    /** Registers state this bundle keeps for the sandbox that a snapshot must carry (see {@link SnapshotParticipant}). */
+    default void participate(SnapshotParticipant participant) {
+        throw new UnsupportedOperationException("this sandbox takes no snapshot participants");
+    }
+
     default LuaTable newTable() {
         return new LuaTable(memory());
     }

@@ -20,4 +20,19 @@ public interface Library {
     default boolean installsLast() {
         return false;
     }
+
+    /**
+     * Builtins of this bundle that a script can hold but that no table of a freshly installed
+     * sandbox holds (an iterator a function returns, as {@code ipairs}' is). A snapshot names
+     * shared builtins by their qualified name and a restore finds them in the new sandbox's
+     * tables; these are found here.
+     */
+    default java.util.List<dev.luavm.value.Builtin> internalBuiltins() {
+        return java.util.List.of();
+    }
+
+    /** How this bundle's {@link Persistent} objects are rebuilt from a snapshot, one per kind. */
+    default java.util.List<Unpersister> unpersisters() {
+        return java.util.List.of();
+    }
 }

@@ -134,6 +134,36 @@ public final class Collector {
         return collections;
     }
 
+    // ---- snapshots
+
+    /** Objects marked for finalization, in registration order (a snapshot keeps the order). */
+    public List<Object> finalizable() {
+        return java.util.Collections.unmodifiableList(finobj);
+    }
+
+    /** Objects separated and waiting for their finalizer, next first. */
+    public List<Object> pendingFinalizers() {
+        return List.copyOf(tobefnz);
+    }
+
+    /**
+     * Takes a snapshot's collector state: the objects marked for finalization (in order), those
+     * waiting for their finalizer, whether {@code collectgarbage("stop")} was in effect and how
+     * many collections ran. Restore only, before any script runs.
+     */
+    public void restore(List<Object> finalizable, List<Object> pending, boolean isRunning, int collectionCount) {
+        finobj.clear();
+        marked.clear();
+        tobefnz.clear();
+        for (Object o : finalizable) {
+            if (marked.put(o, Boolean.TRUE) == null) finobj.add(o);
+        }
+        tobefnz.addAll(pending);
+        running = isRunning;
+        collections = collectionCount;
+        finalizing = false;
+    }
+
     /** The queue of objects to finalize is a root: they live until their finalizer ran. */
     void pushRoots(Consumer<Object> push) {
         for (Object o : tobefnz) push.accept(o);

@@ -124,6 +124,17 @@ public final class GasMeter implements GasSink {
         }
     }
 
+    /**
+     * Counts {@code units} a paused run used before its snapshot (a resumed run keeps its
+     * consumption): added to what this meter has used, checked at the next charge.
+     */
+    public void carryOver(long units) {
+        if (units < 0) throw new IllegalArgumentException("negative gas");
+        long u = used + units;
+        used = u < used ? Long.MAX_VALUE : u;
+        nextCheck = 0;
+    }
+
     /** Ends the run from outside (any thread): the sandbox stops at its next safepoint. */
     public void cancel() {
         cancelled = true;

@@ -114,8 +114,50 @@ public final class MemoryMeter {
 
     private int identities;
 
+    /** The last identity number given ({@link #nextIdentity} gives the next one): part of a snapshot. */
+    public int identityCounter() {
+        return identities;
+    }
+
+    /** Continues the numbering of a snapshot: the next identity is {@code counter + 1}. Restore only. */
+    public void restoreIdentityCounter(int counter) {
+        identities = counter;
+    }
+
     public void setLiveSizer(LiveSizer sizer) {
         this.sizer = sizer;
+    }
+
+    /** The walk behind the cap, or null. */
+    public LiveSizer liveSizer() {
+        return sizer;
+    }
+
+    /** Bytes the latest walk found live (see the class comment); part of a snapshot. */
+    public long liveAtLastWalk() {
+        return live;
+    }
+
+    /** Bytes {@link #hold held} outside the Lua heap now. */
+    public long heldOutsideHeap() {
+        return held;
+    }
+
+    /** Bytes charged since the latest walk (live or garbage already); part of a snapshot. */
+    public long chargedSinceWalk() {
+        return sinceTrace;
+    }
+
+    /**
+     * Sets the figures of the Lua heap (what is {@link #hold held} outside it stays): a restore
+     * starts from zero while it charges what it builds, then puts the snapshot's figures in place,
+     * so the restored sandbox walks when the original would have. The peak starts afresh.
+     */
+    public void restoreFigures(long liveBytes, long sinceWalkBytes) {
+        if (liveBytes < 0 || sinceWalkBytes < 0) throw new IllegalArgumentException("negative figures");
+        live = liveBytes;
+        sinceTrace = sinceWalkBytes;
+        peak = current();
     }
 
     /** Gives the meter its sandbox's collector (weak tables and finalizers; see {@link Collector}). */

@@ -45,6 +45,36 @@ public final class Identity {
         return v.getClass().getName().hashCode();
     }
 
+    /**
+     * {@code v}'s identity number if it has one already, without assigning one: 0 for an object
+     * not yet numbered; a shared library builtin's derived number; 0 for anything that is not a
+     * reference value. For snapshots, which must not change what they copy.
+     */
+    public static int peek(Object v) {
+        if (v instanceof LuaTable t) return t.identity;
+        if (v instanceof LuaFunction f) {
+            if (f.identity == 0 && f instanceof Builtin b && b.estimatedBytes() == 0) {
+                return b.qualifiedName.hashCode() | 0x80000000;
+            }
+            return f.identity;
+        }
+        if (v instanceof Userdata u) return u.identity;
+        if (v instanceof Coroutine co) return co.identity;
+        return 0;
+    }
+
+    /**
+     * Gives {@code v} (a table, closure, sandbox-made builtin, userdata or coroutine) the number
+     * a snapshot recorded for it (0: not yet numbered). Restore only, before any script sees it.
+     */
+    public static void restore(Object v, int id) {
+        if (v instanceof LuaTable t) t.identity = id;
+        else if (v instanceof LuaFunction f) f.identity = id;
+        else if (v instanceof Userdata u) u.identity = id;
+        else if (v instanceof Coroutine co) co.identity = id;
+        else throw new IllegalArgumentException("not a reference value: " + v.getClass().getName());
+    }
+
     /** The text after {@code "type: "} in {@code tostring}: {@code 0x} and 8 hex digits. */
     public static String hex(int id) {
         String h = Integer.toHexString(id);

@@ -728,6 +728,132 @@ public final class LuaTable {
         if (metatable != null) visitor.accept(metatable);
     }
 
+    // ---- snapshots: the exact layout, so a restored table probes, rehashes and iterates as the original
+
+    /** Capacity of the hash part (0 or a power of two). */
+    public int hashCapacity() {
+        return hkeys.length;
+    }
+
+    /** Slots of the hash part holding a key, dead keys (nil values) included. */
+    public int hashUsed() {
+        return hused;
+    }
+
+    /** The key in hash slot {@code i}: null for an empty slot; a dead key when {@link #hashValueAt} is nil. */
+    public Object hashKeyAt(int i) {
+        return hkeys[i];
+    }
+
+    public Object hashValueAt(int i) {
+        return hvals[i];
+    }
+
+    /** Value {@code i} (0-based) of the array part. */
+    public Object arrayAt(int i) {
+        return array[i];
+    }
+
+    /**
+     * Gives this new, empty table the layout a snapshot recorded: the arrays are taken as they
+     * are (the caller charged them). Returns null, or why the layout is not one a table can have
+     * (nothing is changed then): a hash capacity that is not a power of two or is too full, an
+     * integer key the array part covers, a float key with an integer value or NaN, a nil key, a
+     * reference key with no identity number, or a key no lookup would find because an empty slot
+     * lies between its home slot and its own (linear probing: checked cluster by cluster, in time
+     * linear in the capacity).
+     */
+    public String restoreLayout(Object[] arrayPart, Object[] keys, Object[] values, byte absentMeta) {
+        if (array.length != 0 || hkeys.length != 0) return "table already filled";
+        int cap = keys.length;
+        if (values.length != cap) return "hash part of mismatched sizes";
+        if (cap != 0 && (cap < 4 || Integer.bitCount(cap) != 1)) return "hash capacity " + cap + " is not a power of two";
+        if (arrayPart.length > 1 << MAX_ARRAY_BITS) return "array part too large";
+        int used = 0;
+        int[] home = new int[cap];
+        for (int i = 0; i < cap; i++) {
+            Object k = keys[i];
+            if (k == null) {
+                if (values[i] != null) return "value without a key in slot " + i;
+                continue;
+            }
+            used++;
+            String bad = keyProblem(k, arrayPart.length);
+            if (bad != null) return bad;
+            int h = restoredHash(k);
+            if (h == 0 && !(k instanceof Long || k instanceof Double || k instanceof Boolean || k instanceof LuaString)) {
+                return "a reference key has no identity number";
+            }
+            home[i] = h & (cap - 1);
+        }
+        if (cap != 0 && used * 4L > cap * 3L) return "hash part fuller than a table keeps it";
+        if (cap != 0 && !probeChainsIntact(keys, home)) return "a key is not where a lookup would find it";
+        if (cap != 0 && hasDuplicateKeys(keys)) return "a key appears twice";
+        array = arrayPart.length == 0 ? EMPTY : arrayPart;
+        hkeys = cap == 0 ? EMPTY : keys;
+        hvals = cap == 0 ? EMPTY : values;
+        hused = used;
+        metaAbsent = absentMeta;
+        return null;
+    }
+
+    private static String keyProblem(Object k, int arrayLength) {
+        if (k instanceof Long l) {
+            if (l >= 1 && l <= arrayLength) return "integer key " + l + " belongs to the array part";
+        } else if (k instanceof Double d) {
+            if (d.isNaN()) return "a NaN key";
+            if (LuaNumbers.floatToInteger(d) != null) return "a float key with an integer value";
+        }
+        return null;
+    }
+
+    /** The hash a stored key has, without assigning an identity (0 for a reference key that has none). */
+    private static int restoredHash(Object key) {
+        if (key instanceof Long l) return mixLong(l);
+        if (key instanceof LuaString s) return mixInt(s.hashCode());
+        if (key instanceof Double d) return mixLong(Double.doubleToRawLongBits(d));
+        if (key instanceof Boolean) return mixInt(key.hashCode());
+        int id = Identity.peek(key);
+        return id == 0 ? 0 : mixInt(id);
+    }
+
+    /**
+     * Every key lies in the run of occupied slots that starts at or before its home slot: within
+     * each cluster (a maximal run of occupied slots, wrapping around), a key's home is between the
+     * cluster's first slot and its own slot.
+     */
+    private static boolean probeChainsIntact(Object[] keys, int[] home) {
+        int cap = keys.length;
+        int empty = -1;
+        for (int i = 0; i < cap; i++) if (keys[i] == null) { empty = i; break; }
+        if (empty < 0) return false;
+        int start = -1;
+        for (int n = 1; n <= cap; n++) {
+            int i = (empty + n) & (cap - 1);
+            if (keys[i] == null) {
+                start = -1;
+                continue;
+            }
+            if (start < 0) start = i;
+            int distHome = (i - home[i]) & (cap - 1);
+            int distStart = (i - start) & (cap - 1);
+            if (distHome > distStart) return false;
+        }
+        return true;
+    }
+
+    /** Two slots holding equal keys (values by value, objects by identity). */
+    private static boolean hasDuplicateKeys(Object[] keys) {
+        java.util.HashSet<Object> values = new java.util.HashSet<>();
+        java.util.IdentityHashMap<Object, Boolean> objects = new java.util.IdentityHashMap<>();
+        for (Object k : keys) {
+            if (k == null) continue;
+            boolean byValue = k instanceof LuaString || k instanceof Long || k instanceof Double || k instanceof Boolean;
+            if (byValue ? !values.add(k) : objects.put(k, Boolean.TRUE) != null) return true;
+        }
+        return false;
+    }
+
     // ---- the collector's view (weak tables): one index over both parts, array first
 
     /** Slots of both parts ({@link #keyAt}, {@link #valueAt} and {@link #clearAt} take 0..slots-1). */

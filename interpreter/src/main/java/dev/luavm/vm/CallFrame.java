@@ -25,6 +25,12 @@ final class CallFrame {
     static final byte XPCALL = 2;
     static final byte RESUME = 3;
     static final byte WRAP = 4;
+    /**
+     * A host function's call paused by its policy ({@code HostCallPolicy.Decision.suspend}): the
+     * marker's callee is the host function, whose results a resumed run puts at {@code func}
+     * ({@link Calls#finishPaused}); when the dispatch loop finds it on top, the run stops there.
+     */
+    static final byte SUSPEND = 5;
 
     /** The frame was entered from Java: its completion returns from the dispatch loop. */
     static final int FRESH = 1;
@@ -38,6 +44,12 @@ final class CallFrame {
     static final int TAIL = 16;
     /** META for __le answered through not __lt(b, a). */
     static final int NEGATE = 32;
+    /**
+     * Restored from a snapshot: the frame runs interpreted until it returns (its registers came
+     * from outside, and compiled code's typed copies assume what the bytecode alone could put in
+     * them).
+     */
+    static final int RESTORED = 64;
     /** flags that need the out-of-line return path */
     static final int SPECIAL = FRESH | META | BOTTOM | HANDLER;
 

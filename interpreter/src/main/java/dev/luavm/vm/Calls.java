@@ -102,8 +102,7 @@ final class Calls {
             }
             if (fn instanceof Builtin b) {
                 if (b instanceof VmBuiltin vb) return vb.precall(st, co, func, nargs, nres, flags, caller);
-                callBuiltin(st, co, b, func, nargs, nres, caller);
-                return true;
+                return callBuiltin(st, co, b, func, nargs, nres, flags, caller, false);
             }
             Object tm = Meta.getTM(st, fn, Meta.CALL);
             // as tryfuncTM: __call must itself be a function, and the error names the called value
@@ -127,6 +126,18 @@ final class Calls {
     /** As above; {@code implicit}: called on an event, not by code ({@link Ctx#calledImplicitly}). */
     static void callBuiltin(LuaState st, Coroutine co, Builtin b, int func, int nargs, int nres, CallFrame caller,
                             boolean implicit) {
+        if (!callBuiltin(st, co, b, func, nargs, nres, 0, caller, implicit)) {
+            throw new IllegalStateException("a host call paused where pausing is refused");
+        }
+    }
+
+    /**
+     * Runs a plain builtin on the Java stack; true when it returned (results at {@code func..}),
+     * false when it paused the run ({@link RunPaused}): a {@link CallFrame#SUSPEND} marker with
+     * {@code flags} then stands in its place, for the dispatch loop to find on top.
+     */
+    static boolean callBuiltin(LuaState st, Coroutine co, Builtin b, int func, int nargs, int nres, int flags,
+                               CallFrame caller, boolean implicit) {
         // element work: a builtin reads (select copies) its arguments and hands back its results
         if (nargs > FREE_VALUES) st.gas.charge(nargs - FREE_VALUES);
         int top = func + 1 + nargs;
@@ -143,10 +154,25 @@ final class Calls {
         if (gc != null && gc.hasPending()) dev.luavm.lib.Finalizers.runPending(c);
         Builtin saved = st.runningBuiltin;
         st.runningBuiltin = b;
-        int n = b.call(c);
+        int n;
+        try {
+            n = b.call(c);
+        } catch (RunPaused p) {
+            st.runningBuiltin = saved;
+            co.spareCtx = c;
+            CallFrame m = pushMarker(st, co, CallFrame.SUSPEND, b, func, nres, flags);
+            m.handler = p; // thrown again when the loop reaches the marker (finishMarker)
+            return false;
+        }
         st.runningBuiltin = saved;
         co.spareCtx = c;
         if (n > FREE_VALUES) st.gas.charge(n - FREE_VALUES);
+        adjustResults(co, func, n, nres);
+        return true;
+    }
+
+    /** A builtin left {@code n} results at {@code func}: adjusted to {@code nres} (all: top set). */
+    private static void adjustResults(Coroutine co, int func, int n, int nres) {
         if (nres < 0) {
             co.top = func + n;
         } else if (n < nres) {
@@ -154,6 +180,38 @@ final class Calls {
             Object[] s = co.stack;
             for (int i = n; i < nres; i++) s[func + i] = null;
         }
+    }
+
+    /** What a resumed paused run hands the host call's marker: the call's results, or the error it raises. */
+    record PausedAnswer(Object[] results, LuaError error) {}
+
+    /**
+     * The loop found the marker of a paused host call on top: the first time, the run pauses
+     * (its {@link RunPaused} is thrown); in a resumed run, the call returns the host's results
+     * (or raises its error) as the builtin would have, and the frame stack goes on as after the
+     * builtin returned. True when the loop must return.
+     */
+    private static boolean finishPaused(LuaState st, Coroutine co, CallFrame m) {
+        Object h = m.handler;
+        m.handler = null;
+        if (h instanceof RunPaused p) throw p;
+        if (!(h instanceof PausedAnswer a)) throw new IllegalStateException("a paused call's marker without an answer");
+        int func = m.func;
+        int nres = m.nresults;
+        int fl = m.flags;
+        m.clearRefs();
+        co.nframes--;
+        if (a.error() != null) throw a.error();
+        Object[] r = a.results();
+        int n = r.length;
+        if ((long) func + n + Coroutine.EXTRA_STACK > st.maxStackSlots) throw LuaError.of("stack overflow (too many results)");
+        co.ensureStack(func + n + Coroutine.EXTRA_STACK);
+        System.arraycopy(r, 0, co.stack, func, n);
+        if (n > FREE_VALUES) st.gas.charge(n - FREE_VALUES);
+        adjustResults(co, func, n, nres);
+        if ((fl & CallFrame.FRESH) != 0) return true;
+        if ((fl & CallFrame.BOTTOM) != 0) coroutineDone(st, co);
+        return false;
     }
 
     /** Moves {@code n} values from {@code src} to {@code dst}, adjusted to {@code want} (-1: all, sets top). */
@@ -218,6 +276,7 @@ final class Calls {
 
     /** The loop found a marker on top: its callee finished. True when the loop must return. */
     static boolean finishMarker(LuaState st, Coroutine co, CallFrame m) {
+        if (m.kind == CallFrame.SUSPEND) return finishPaused(st, co, m);
         int func = m.func;
         Object[] s = co.stack;
         int src;
@@ -299,6 +358,12 @@ final class Calls {
      * or the error to rethrow to the Java caller of the loop (a FRESH frame was reached).
      */
     static LuaError unwind(LuaState st, LuaError e) {
+        if (e instanceof RunPaused p) {
+            // not an error: the run stops here, everything in place for the snapshot
+            st.runningBuiltin = null;
+            st.paused(p);
+            return p;
+        }
         Coroutine co = st.current;
         Builtin raiser = st.runningBuiltin;
         st.runningBuiltin = null;

@@ -74,6 +74,17 @@ final class Ctx extends CallContext {
     }
 
     @Override
+    public boolean canPause() {
+        return st.canPause(co) && st.runningBuiltin == fn;
+    }
+
+    @Override
+    public RuntimeException pause(String callName, java.util.List<Object> arguments) {
+        if (!canPause()) throw new IllegalStateException("this call cannot pause the run");
+        return new RunPaused(callName, arguments);
+    }
+
+    @Override
     public Builtin callee() {
         return fn;
     }

@@ -86,6 +86,9 @@ public final class Load {
             Prototype p;
             try {
                 p = LuaCompiler.compile(source, name.toLatin1(), new MeteredCompile(x.st.gas, memory));
+                // the text stays with the function (a snapshot recompiles it): a string's bytes are
+                // immutable, a reader's joined pieces are this call's own
+                p.attachChunkText(source);
             } catch (LuaError e) {
                 return c.ret(null, e.value());
             }

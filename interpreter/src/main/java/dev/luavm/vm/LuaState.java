@@ -70,8 +70,9 @@ public final class LuaState {
     final HostEnvironment host;
     final int maxCallDepth;
     final int maxStackSlots;
-    final LuaTable globals;
-    final LuaTable registry;
+    /** the global table; replaced only by a restore (VmSnapshots), before any script runs */
+    LuaTable globals;
+    LuaTable registry;
     LuaTable stringMeta;
     LuaTable numberMeta;
     LuaTable booleanMeta;
@@ -83,6 +84,10 @@ public final class LuaState {
     Coroutine current;
     /** nested dispatch loops (Java re-entries), capped at {@link Calls#MAX_C_CALLS} */
     int javaDepth;
+    /** calls from Java into Lua in progress: the host's own (1 during a run) and library re-entries above it */
+    int javaEntries;
+    /** takes the snapshot of a run pausing at a host call (see {@link RunPaused}); null: pausing is refused */
+    java.util.function.Consumer<RunPaused> pauseHandler;
     /** the builtin running on top, if any (for tracebacks of errors it raises) */
     Builtin runningBuiltin;
     /** while a builtin xpcall handler runs: the builtin that raised (shown atop its traceback) */
@@ -93,6 +98,8 @@ public final class LuaState {
     int tierAt = Integer.MAX_VALUE;
     /** compiled tier: the heat cells of the main prototypes this state bound (weak: a dropped chunk's go with it) */
     private final java.util.Map<dev.luavm.bytecode.Prototype, dev.luavm.value.Heat> heatRoots = new java.util.WeakHashMap<>();
+    /** what the installed bundles registered for snapshots ({@code InstallContext.participate}) */
+    private final java.util.List<dev.luavm.lib.SnapshotParticipant> participants = new java.util.ArrayList<>();
     /** instructions this sandbox may still have compiled ({@link Tiering#SANDBOX_BUDGET}) */
     int tierBudget = Tiering.SANDBOX_BUDGET;
     /** the dispatch loop's gas counter and room, handed to and back from compiled code */
@@ -168,7 +175,22 @@ public final class LuaState {
             public Builtin intrinsic(Intrinsic which) {
                 return Intrinsics.get(which);
             }
+
+            @Override
+            public void participate(dev.luavm.lib.SnapshotParticipant participant) {
+                for (dev.luavm.lib.SnapshotParticipant p : participants) {
+                    if (p.snapshotName().equals(participant.snapshotName())) {
+                        throw new IllegalStateException("two snapshot participants named '" + p.snapshotName() + "'");
+                    }
+                }
+                participants.add(participant);
+            }
         });
+    }
+
+    /** State the installed bundles keep outside the Lua heap that snapshots carry, in registration order. */
+    public java.util.List<dev.luavm.lib.SnapshotParticipant> snapshotParticipants() {
+        return java.util.Collections.unmodifiableList(participants);
     }
 
     /** The VM-implemented builtin for {@code which}. */
@@ -197,7 +219,9 @@ public final class LuaState {
         if (source.length > 0 && source[0] == 27) {
             throw LuaError.of("attempt to load a binary chunk (mode is 't')");
         }
-        return load(LuaCompiler.compile(source, chunkName, new MeteredCompile(gas, memory)));
+        Prototype p = LuaCompiler.compile(source, chunkName, new MeteredCompile(gas, memory));
+        p.attachChunkText(source);
+        return load(p);
     }
 
     // ---- running
@@ -221,6 +245,10 @@ public final class LuaState {
         } catch (LuaTermination t) {
             resetAfterTermination();
             throw t;
+        } catch (RunPaused p) {
+            // the snapshot was taken as the signal left the dispatch loop; here the run just ends
+            resetAfterTermination();
+            throw p;
         } catch (StackOverflowError so) {
             // the host thread's stack ran out outside any nested loop: a Lua error, never a crash
             abandonNested(mainCoroutine, 0, 0);
@@ -259,6 +287,82 @@ public final class LuaState {
         mainCoroutine.nny = 0;
     }
 
+    /**
+     * Whether the builtin running now for {@code co} may pause the run: it was called by the VM
+     * for Lua code (no library function, metamethod called from Java or finalizer is between it
+     * and the host's call, whose state would live on the Java stack), and the host takes
+     * snapshots of paused runs.
+     */
+    boolean canPause(Coroutine co) {
+        return pauseHandler != null && javaEntries == 1 && current == co && !(co == mainCoroutine && co.nframes == 0);
+    }
+
+    /** The dispatch loop stopped at a paused call: the handler takes the snapshot (its failure is kept in {@code p}). */
+    void paused(RunPaused p) {
+        try {
+            pauseHandler.accept(p);
+        } catch (RuntimeException e) {
+            p.failure = e;
+        }
+    }
+
+    /**
+     * Continues a run restored from a snapshot of a paused host call, as if the call had
+     * returned {@code results} (or raised {@code error}, when not null), until the host's call
+     * that the run began with returns; its results, as {@link #call} gives them. Gas, time and
+     * output limits are the gas meter's run as the caller started it.
+     */
+    public Object[] continuePaused(Object[] results, LuaError error) {
+        checkAlive();
+        Coroutine main = mainCoroutine;
+        CallFrame m = current.topFrame();
+        if (m == null || m.kind != CallFrame.SUSPEND || main.nframes == 0) {
+            throw new IllegalStateException("no paused host call to continue");
+        }
+        m.handler = new Calls.PausedAnswer(results, error);
+        int func = main.frames[0].func; // the host's call: its results come back from here
+        memory.linkGas(gas);
+        javaDepth = 1;
+        javaEntries = 1;
+        try {
+            Interpreter.execute(this, null);
+            return results(main, func);
+        } catch (LuaTermination t) {
+            resetAfterTermination();
+            throw t;
+        } catch (RunPaused p) {
+            resetAfterTermination();
+            throw p;
+        } catch (StackOverflowError so) {
+            abandonNested(main, func, 0);
+            throw LuaError.of(C_STACK_OVERFLOW);
+        } finally {
+            // what the host call's runJava and callJava undo when they return
+            javaDepth = 0;
+            javaEntries = 0;
+            if (main.nny > 0) main.nny--;
+            main.metaDepth = 0;
+            runningBuiltin = null;
+            main.top = func;
+            memory.linkGas(null);
+            if (gas.terminated() == null) resetAfterError();
+            LiveRoots.clearIdleStack(this);
+        }
+    }
+
+    /** The error a paused host call raises when the host resumes it with one: positioned at the calling Lua code. */
+    public LuaError pausedCallError(String message) {
+        Coroutine co = current;
+        CallFrame caller = null;
+        for (int i = co.nframes - 2; i >= 0; i--) {
+            if (co.frames[i].kind == CallFrame.LUA) {
+                caller = co.frames[i];
+                break;
+            }
+        }
+        return new LuaError(LuaString.ofLatin1(DebugInfo.where(caller) + message));
+    }
+
     private void resetAfterError() {
         if (javaDepth == 0) {
             current = mainCoroutine;
@@ -275,10 +379,12 @@ public final class LuaState {
         int n = args.length;
         int func = pushCall(co, fn, n);
         System.arraycopy(args, 0, co.stack, func + 1, n);
+        javaEntries++;
         try {
             runJava(co, fn, func, n);
             return results(co, func);
         } finally {
+            javaEntries--;
             co.top = func;
         }
     }
@@ -293,10 +399,12 @@ public final class LuaState {
         int n = args.length;
         int func = pushCall(co, fn, n);
         System.arraycopy(args, 0, co.stack, func + 1, n);
+        javaEntries++;
         try {
             Calls.callBuiltin(this, co, b, func, n, -1, null, true);
             return results(co, func);
         } finally {
+            javaEntries--;
             co.top = func;
         }
     }
@@ -311,10 +419,12 @@ public final class LuaState {
         Object[] s = co.stack;
         s[func + 1] = a;
         s[func + 2] = b;
+        javaEntries++;
         try {
             runJava(co, fn, func, 2);
             return co.top > func ? co.stack[func] : null;
         } finally {
+            javaEntries--;
             co.top = func;
         }
     }

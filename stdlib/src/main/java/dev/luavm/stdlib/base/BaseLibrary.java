@@ -24,6 +24,12 @@ public final class BaseLibrary implements Library {
     /** Values handled within a call's base cost (docs/STDLIB.md, "What gas pays for"). */
     private static final int SMALL = 8;
 
+    /** {@code ipairs}' iterator, which no table holds: a snapshot names it like the others. */
+    @Override
+    public java.util.List<Builtin> internalBuiltins() {
+        return java.util.List.of(IPAIRS_AUX);
+    }
+
     @Override
     public String name() {
         return "base";

@@ -31,7 +31,7 @@ final class IoFunctions {
     /** {@code LUAL_BUFFERSIZE}: setvbuf's default size */
     private static final long BUFFER_SIZE = 8192;
     /** {@code MAXARGLINE} */
-    private static final int MAX_LINE_FORMATS = 250;
+    static final int MAX_LINE_FORMATS = 250;
     private static final long USERDATA_BYTES = 64;
 
     // ---- io.*
@@ -412,27 +412,12 @@ final class IoFunctions {
         Object[] formats = new Object[Math.max(0, n - first + 1) + 1];
         formats[0] = file;
         for (int i = first; i <= n; i++) formats[i - first + 1] = c.arg(i);
-        LuaFile f = (LuaFile) file.payload();
-        Builtin next = Builtin.of("lines", k -> {
-            if (f.isClosed()) throw k.error("file is already closed");
-            Object[] r = k.call(READ_WITH, formats);
-            if (r.length > 0 && r[0] != null) return k.retArray(r, r.length);
-            if (r.length > 1 && r[1] instanceof LuaString msg) throw k.error(msg.toString()); // an error, not the end
-            if (toClose && !f.standard()) {
-                try {
-                    f.stream.close();
-                } catch (IOException ignored) {
-                    // the end of the file was reached; nothing is left to report it to
-                }
-            }
-            return k.ret();
-        });
-        c.memory().charge(64L + 16L * formats.length);
-        return c.ret(next);
+        c.memory().charge(LinesIterator.bytes(formats.length));
+        return c.ret(new LinesIterator(formats, toClose));
     }
 
     /** g_read on the iterator's file, which it already checked is open. */
-    private static final Builtin READ_WITH = Builtin.of("read", k -> read(k, (Userdata) k.arg(1), 2));
+    static final Builtin READ_WITH = Builtin.of("read", k -> read(k, (Userdata) k.arg(1), 2));
 
     static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);

@@ -65,6 +65,33 @@ public final class IoLibrary implements Library {
         return "io";
     }
 
+    /** File handles and {@code lines} iterators in a snapshot: the standard streams are re-bound to the restored sandbox's. */
+    @Override
+    public java.util.List<dev.luavm.lib.Unpersister> unpersisters() {
+        return java.util.List.of(new dev.luavm.lib.Unpersister() {
+            @Override
+            public String kind() {
+                return LuaFile.KIND;
+            }
+
+            @Override
+            public Object restore(dev.luavm.lib.SnapshotIn in) {
+                in.memory().charge(32); // the payload (the userdata is charged by the restore)
+                return LuaFile.restore(in);
+            }
+        }, new dev.luavm.lib.Unpersister() {
+            @Override
+            public String kind() {
+                return LinesIterator.KIND;
+            }
+
+            @Override
+            public Object restore(dev.luavm.lib.SnapshotIn in) {
+                return LinesIterator.restore(in);
+            }
+        });
+    }
+
     @Override
     public void install(InstallContext ctx) {
         boolean input = ctx.host().input() != null;

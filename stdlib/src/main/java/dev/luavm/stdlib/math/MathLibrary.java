@@ -65,6 +65,23 @@ public final class MathLibrary implements Library {
         return "math";
     }
 
+    /** The random generator (the registry's userdata payload) continues in a restored sandbox. */
+    @Override
+    public List<dev.luavm.lib.Unpersister> unpersisters() {
+        return List.of(new dev.luavm.lib.Unpersister() {
+            @Override
+            public String kind() {
+                return Xoshiro256.KIND;
+            }
+
+            @Override
+            public Object restore(dev.luavm.lib.SnapshotIn in) {
+                in.memory().charge(4 * dev.luavm.meter.Sizes.REF);
+                return Xoshiro256.restore(in);
+            }
+        });
+    }
+
     @Override
     public void install(InstallContext ctx) {
         ctx.globals().put(MATH, template.copy(ctx.memory()));

@@ -4,7 +4,10 @@ package dev.luavm.stdlib.math;
  * The xoshiro256** generator (Blackman and Vigna), seeded through splitmix64. One instance per
  * sandbox, reached through the registry; never shared between sandboxes.
  */
-final class Xoshiro256 {
+final class Xoshiro256 implements dev.luavm.lib.Persistent {
+    /** the kind a snapshot names the generator's state by */
+    static final String KIND = "math.random";
+
     private long s0;
     private long s1;
     private long s2;
@@ -12,6 +15,31 @@ final class Xoshiro256 {
 
     Xoshiro256(long seed) {
         seed(seed);
+    }
+
+    /** A generator continuing from a state a snapshot recorded ({@link #persist}). */
+    static Xoshiro256 restore(dev.luavm.lib.SnapshotIn in) {
+        Xoshiro256 g = new Xoshiro256(0);
+        g.s0 = in.readLong();
+        g.s1 = in.readLong();
+        g.s2 = in.readLong();
+        g.s3 = in.readLong();
+        if ((g.s0 | g.s1 | g.s2 | g.s3) == 0) throw in.malformed("a random generator whose state is all zero");
+        return g;
+    }
+
+    @Override
+    public String persistKind() {
+        return KIND;
+    }
+
+    /** The whole state: a restored sandbox's {@code math.random} continues the sequence. */
+    @Override
+    public void persist(dev.luavm.lib.SnapshotOut out) {
+        out.writeLong(s0);
+        out.writeLong(s1);
+        out.writeLong(s2);
+        out.writeLong(s3);
     }
 
     /** Resets the state from a 64-bit seed (splitmix64 expands it to 256 bits). */

@@ -125,9 +125,11 @@ final class PatternFunctions {
      * match is skipped. It holds its subject and pattern, so it reports them to the live-heap
      * walk: an iterator kept alive keeps its subject counted.
      */
-    static final class GmatchIterator extends Builtin {
+    static final class GmatchIterator extends Builtin implements dev.luavm.lib.Persistent {
         /** what {@code gmatch} charges for one iterator: header, two references, two positions */
         static final long BYTES = Sizes.CLOSURE_HEADER + 4 * Sizes.REF;
+        /** the kind a snapshot names an iterator by */
+        static final String KIND = "string.gmatch";
 
         private final LuaString subject;
         private final LuaString pattern;
@@ -149,6 +151,33 @@ final class PatternFunctions {
         @Override
         public long estimatedBytes() {
             return BYTES;
+        }
+
+        @Override
+        public String persistKind() {
+            return KIND;
+        }
+
+        /** Subject, pattern and position: a restored iterator goes on where this one is. */
+        @Override
+        public void persist(dev.luavm.lib.SnapshotOut out) {
+            out.writeValue(subject);
+            out.writeValue(pattern);
+            out.writeVarint(next);
+            out.writeVarint(lastMatch + 1L);
+        }
+
+        static GmatchIterator restore(dev.luavm.lib.SnapshotIn in) {
+            if (!(in.readValue() instanceof LuaString s) || !(in.readValue() instanceof LuaString p)) {
+                throw in.malformed("a gmatch iterator without its subject and pattern");
+            }
+            int next = (int) in.readVarint(s.length() + 1L);
+            int last = (int) in.readVarint(s.length() + 1L) - 1;
+            in.memory().charge(BYTES);
+            GmatchIterator g = new GmatchIterator(s, p);
+            g.next = next;
+            g.lastMatch = last;
+            return g;
         }
 
         @Override

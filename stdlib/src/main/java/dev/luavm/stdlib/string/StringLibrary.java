@@ -53,6 +53,22 @@ public final class StringLibrary implements Library {
         for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS[i]);
     });
 
+    /** {@code string.gmatch} iterators in a snapshot go on where they were. */
+    @Override
+    public java.util.List<dev.luavm.lib.Unpersister> unpersisters() {
+        return java.util.List.of(new dev.luavm.lib.Unpersister() {
+            @Override
+            public String kind() {
+                return PatternFunctions.GmatchIterator.KIND;
+            }
+
+            @Override
+            public Object restore(dev.luavm.lib.SnapshotIn in) {
+                return PatternFunctions.GmatchIterator.restore(in);
+            }
+        });
+    }
+
     @Override
     public String name() {
         return "string";

@@ -32,6 +32,12 @@ public final class Utf8Library implements Library {
         lib.put(CHARPATTERN_KEY, CHARPATTERN_VALUE);
     });
 
+    /** {@code utf8.codes}' iterator, which no table holds: a snapshot names it like the others. */
+    @Override
+    public java.util.List<Builtin> internalBuiltins() {
+        return java.util.List.of(Utf8Functions.ITERATOR);
+    }
+
     @Override
     public String name() {
         return "utf8";
