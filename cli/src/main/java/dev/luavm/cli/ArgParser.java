@@ -50,6 +50,9 @@ final class ArgParser {
             o.scriptIndex = i;
         }
         if (o.listing > 0 && o.script == null) throw new UsageException("'-l' needs a script to list");
+        if (o.restore != null && o.seed != null) {
+            throw new UsageException("'--seed' and '--restore' exclude each other (a snapshot carries its seed)");
+        }
         return o;
     }
 
@@ -70,7 +73,8 @@ final class ArgParser {
             o.version = true;
             return i + 1;
         }
-        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path", "--audit", "--seed", "--tier", "--mount").contains(name)) {
+        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path", "--audit", "--seed", "--tier", "--mount",
+                "--save", "--restore").contains(name)) {
             throw new UsageException("unrecognized option '" + a + "'");
         }
         int next = i + 1;
@@ -89,6 +93,8 @@ final class ArgParser {
                 case "--audit" -> o.audit = value;
                 case "--seed" -> o.seed = parseSeed(value);
                 case "--tier" -> o.tier = dev.luavm.vm.tier.Tier.parse(value);
+                case "--save" -> o.save = value;
+                case "--restore" -> o.restore = value;
                 default -> o.caps = value;
             }
         } catch (IllegalArgumentException e) {
@@ -138,8 +144,13 @@ final class ArgParser {
             "                  virtual time (os.time from 2000-01-01 UTC, os.clock from gas used),",
             "                  so the same script prints the same bytes and uses the same gas",
             "                  (default: a fresh seed and the real clocks, recorded by --audit)",
+            "  --save FILE     after everything ran without an error, write the session's state to FILE",
+            "                  (a snapshot: globals, functions, coroutines; replaced atomically)",
+            "  --restore FILE  start from the state in FILE (written by --save or the REPL's :save)",
+            "                  instead of a fresh one; same --caps needed (default: the same)",
             "  --help          show this help",
             "Without a script: the REPL on a terminal (history in ~/.luavm_history), else stdin is the script.",
+            "In the REPL, ':save FILE' writes the session's state and ':load FILE' replaces it with FILE's.",
             "Exit status: 0 success, 1 error, 3 a limit ended the run, n after os.exit(n)",
             "(luavm replay: 4 a divergence).",
             "");

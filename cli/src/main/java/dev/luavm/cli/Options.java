@@ -17,7 +17,7 @@ import java.util.List;
  *   --            stop handling options
  *   -             stop handling options and run stdin
  *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --path DIR  --tier T  --help
- *   --audit FILE  --seed N  --mount POINT=SOURCE:MODE
+ *   --audit FILE  --seed N  --mount POINT=SOURCE:MODE  --save FILE  --restore FILE
  * </pre>
  * {@link #rawArgs} keeps every argument so the {@code arg} table can give the interpreter's
  * own arguments negative indices, as {@code lua.c} does; {@link #scriptIndex} is the script's
@@ -49,6 +49,10 @@ final class Options {
     String audit;
     /** the random seed, which also makes time virtual (deterministic runs); null: a fresh seed, real time */
     Long seed;
+    /** where the state goes after a run that succeeded ({@code --save}), or null */
+    String save;
+    /** the snapshot the sandbox starts from ({@code --restore}), or null */
+    String restore;
     /** --tier interp|auto|compile-all; null for the default */
     dev.luavm.vm.tier.Tier tier;
 

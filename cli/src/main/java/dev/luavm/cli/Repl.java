@@ -28,6 +28,11 @@ import java.nio.file.Path;
  * cancels it ("interrupted!") and the loop goes on, Ctrl-D exits. Otherwise lines come from
  * stdin as lua5.3 (built with readline) takes them from a pipe: the prompt, then the line
  * echoed. {@code os.exit} ends the loop with its status.
+ *
+ * <p>Two commands are not Lua: {@code :save FILE} writes a snapshot of the session's state to
+ * FILE (atomically), {@code :load FILE} replaces the session with the one FILE holds (the
+ * command line's capabilities and limits, its streams re-bound). Lua never starts a line with a
+ * single colon, so neither hides a chunk.
  */
 final class Repl {
     /** Where the lines come from. */
@@ -56,22 +61,29 @@ final class Repl {
     }
 
     private final LuaVM vm;
-    private final Sandbox sandbox;
+    private Sandbox sandbox;
     private final Console console;
     private final Lines lines;
+    /** a sandbox of the command line's settings from a snapshot ({@code :load}), or null: no {@code :load} */
+    private final java.util.function.Function<byte[], Sandbox> restorer;
 
     Repl(LuaVM vm, Sandbox sandbox, Console console) {
-        // JLine drives the process's own terminal only; injected streams (tests) read as a pipe
-        this(vm, sandbox, console, console.interactiveTerminal && console.in == System.in
-                ? TerminalLines.system(historyFile()) : null);
+        this(vm, sandbox, console, null, null);
     }
 
-    /** With {@code lines} null, stdin as a pipe. */
+    /** With {@code lines} null, stdin as a pipe (JLine on the process's own terminal). */
     Repl(LuaVM vm, Sandbox sandbox, Console console, Lines lines) {
+        this(vm, sandbox, console, lines, null);
+    }
+
+    Repl(LuaVM vm, Sandbox sandbox, Console console, Lines lines, java.util.function.Function<byte[], Sandbox> restorer) {
         this.vm = vm;
         this.sandbox = sandbox;
         this.console = console;
-        this.lines = lines != null ? lines : new PipeLines(console);
+        // JLine drives the process's own terminal only; injected streams (tests) read as a pipe
+        this.lines = lines != null ? lines : console.interactiveTerminal && console.in == System.in
+                ? TerminalLines.system(historyFile()) : new PipeLines(console);
+        this.restorer = restorer;
     }
 
     static Path historyFile() {
@@ -81,7 +93,7 @@ final class Repl {
     /** Runs until end of input (status 0) or os.exit (its status). */
     int loop() {
         console.out.flush(); // the banner and the script's output before JLine draws a prompt
-        lines.onInterrupt(sandbox::cancel);
+        lines.onInterrupt(() -> sandbox.cancel());
         try (lines) {
             while (true) {
                 String chunk;
@@ -91,6 +103,10 @@ final class Repl {
                     continue;
                 }
                 if (chunk == null) break;
+                if (chunk.startsWith(COMMAND)) {
+                    command(chunk.substring(COMMAND.length()));
+                    continue;
+                }
                 Integer exit = evaluate(chunk);
                 if (exit != null) return exit;
             }
@@ -103,10 +119,43 @@ final class Repl {
         }
     }
 
+    /** Marks a REPL command (never Lua source) among the entries {@link #readEntry} gives. */
+    private static final String COMMAND = "\0:";
+
+    /** {@code :save FILE} and {@code :load FILE}; anything else is a usage message. */
+    private void command(String line) {
+        String[] w = line.trim().split("\\s+", 2);
+        String file = w.length == 2 ? w[1].trim() : "";
+        try {
+            if (w[0].equals("save") && !file.isEmpty()) {
+                byte[] snap = sandbox.snapshot();
+                SnapshotFiles.write(Path.of(file), snap);
+                console.out.println("saved " + snap.length + " bytes to " + file);
+            } else if (w[0].equals("load") && !file.isEmpty() && restorer != null) {
+                Sandbox restored = restorer.apply(SnapshotFiles.read(Path.of(file)));
+                Sandbox old = sandbox;
+                sandbox = restored;
+                old.close();
+                console.out.println("loaded " + file);
+            } else {
+                console.error(null, "usage: :save FILE | :load FILE", null);
+            }
+        } catch (LuaException e) {
+            console.error(null, e.getMessage(), null);
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            console.error(null, "cannot " + (w[0].equals("save") ? "write " : "read ") + file + " (" + e.getMessage() + ")", null);
+        }
+        console.out.flush();
+    }
+
     /** The source of the next entry, compiled or not; null at end of input. */
     private String readEntry() throws IOException {
         String line = lines.read("> ");
         if (line == null) return null;
+        if (line.startsWith(":") && !line.startsWith("::")) {
+            lines.remember(line);
+            return COMMAND + line.substring(1);
+        }
         if (line.startsWith("=")) line = "return " + line.substring(1); // 5.3: "=x" prints x
         String ret = "return " + line;
         if (syntaxError(ret) == null) {

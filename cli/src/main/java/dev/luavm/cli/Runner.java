@@ -7,6 +7,7 @@ import dev.luavm.LuaException;
 import dev.luavm.LuaExitException;
 import dev.luavm.LuaLimitException;
 import dev.luavm.LuaScriptException;
+import dev.luavm.LuaSnapshotException;
 import dev.luavm.LuaVM;
 import dev.luavm.OutputSink;
 import dev.luavm.Sandbox;
@@ -110,21 +111,29 @@ final class Runner {
         JsonLinesAuditSink log = null;
         try {
             vm = LuaVM.builder().limits(limits(options)).tier(tier(options)).build();
-            Sandbox.Builder b = vm.sandbox()
-                    .capabilities(capabilities(options))
-                    .output(stdout())
-                    .errorOutput(stderr())
-                    .input(console.in)
-                    .moduleDirectories(moduleDirectories(options))
-                    .name("luavm");
-            if (options.seed != null) b.randomSeed(options.seed).virtualTime(VIRTUAL_EPOCH);
             if (options.audit != null) {
-                log = new JsonLinesAuditSink(Files.newOutputStream(Path.of(options.audit)));
-                b.audit(log).record(true); // without --seed, the seed and clock readings are recorded for replay
+                try {
+                    log = new JsonLinesAuditSink(Files.newOutputStream(Path.of(options.audit)));
+                } catch (IOException e) {
+                    console.error("luavm", "cannot open " + options.audit + " (" + e.getMessage() + ")", null);
+                    return 1;
+                }
             }
-            sandbox = b.build();
-        } catch (IOException e) {
-            console.error("luavm", "cannot open " + options.audit + " (" + e.getMessage() + ")", null);
+            byte[] restore = null;
+            if (options.restore != null) {
+                try {
+                    restore = SnapshotFiles.read(Path.of(options.restore));
+                } catch (IOException | java.nio.file.InvalidPathException e) {
+                    console.error("luavm", "cannot open " + options.restore, null);
+                    closeQuietly(log);
+                    return 1;
+                }
+            }
+            sandboxes = new SandboxFactory(vm, log);
+            sandbox = sandboxes.build(restore);
+        } catch (LuaSnapshotException e) {
+            console.error("luavm", "cannot restore " + options.restore + ": " + e.getMessage(), null);
+            closeQuietly(log);
             return 1;
         } catch (IllegalArgumentException e) {
             console.error("luavm", e.getMessage(), null);
@@ -135,10 +144,59 @@ final class Runner {
             closeQuietly(log);
             return statusOf(e);
         }
-        try (sandbox) {
-            return runAll(vm, sandbox);
+        try {
+            int status = runAll(vm, sandbox);
+            if (status == 0 && exited == null && options.save != null) status = save(current);
+            return status;
         } finally {
+            current.close();
             closeQuietly(log);
+        }
+    }
+
+    /** The sandbox the command line runs in now (the REPL's {@code :load} replaces it). */
+    private Sandbox current;
+    private SandboxFactory sandboxes;
+
+    /** Builds the CLI's sandbox, fresh or from a snapshot, with the command line's settings. */
+    final class SandboxFactory {
+        private final LuaVM vm;
+        private final JsonLinesAuditSink log;
+
+        SandboxFactory(LuaVM vm, JsonLinesAuditSink log) {
+            this.vm = vm;
+            this.log = log;
+        }
+
+        /** The sandbox; from {@code snapshot} when not null (the CLI's streams are re-bound to the restored handles). */
+        Sandbox build(byte[] snapshot) {
+            Sandbox.Builder b = vm.sandbox()
+                    .capabilities(capabilities(options))
+                    .output(stdout())
+                    .errorOutput(stderr())
+                    .input(console.in)
+                    .moduleDirectories(moduleDirectories(options))
+                    .name("luavm");
+            if (options.seed != null) b.randomSeed(options.seed).virtualTime(VIRTUAL_EPOCH);
+            if (log != null) b.audit(log).record(true); // without --seed, the seed and clock readings are recorded for replay
+            if (snapshot != null) b.restoreFrom(snapshot);
+            Sandbox sb = b.build();
+            current = sb;
+            return sb;
+        }
+    }
+
+    /** {@code --save}: the state after everything ran, written atomically. */
+    private int save(Sandbox sb) {
+        try {
+            SnapshotFiles.write(Path.of(options.save), sb.snapshot());
+            return 0;
+        } catch (LuaSnapshotException e) {
+            console.error("luavm", "cannot save the state: " + e.getMessage(), null);
+            return 1;
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            console.error("luavm", "cannot write " + options.save + " (" + e.getMessage() + ")", null);
+            return 1;
         }
     }
 
@@ -170,11 +228,11 @@ final class Runner {
                 if (exited != null || status != 0) return status;
             }
             if (options.interactive) {
-                return new Repl(vm, sandbox, console).loop();
+                return repl(vm, sandbox).loop();
             } else if (options.script == null && options.statements.isEmpty() && !options.version) {
                 if (console.interactiveTerminal) {
                     console.out.println(Main.VERSION);
-                    return new Repl(vm, sandbox, console).loop();
+                    return repl(vm, sandbox).loop();
                 } else {
                     byte[] src;
                     try {
@@ -191,6 +249,10 @@ final class Runner {
             console.out.flush();
             if (options.listing > 0) listCompiled(vm);
         }
+    }
+
+    private Repl repl(LuaVM vm, Sandbox sandbox) {
+        return new Repl(vm, sandbox, console, null, snapshot -> sandboxes.build(snapshot));
     }
 
     /** The CLI's tier: --tier, else system property luavm.tier, else auto. */
