@@ -62,6 +62,8 @@ public final class LuaVM {
     private final Map<String, Library> bundles;
     /** the compiled tier shared by this runtime's sandboxes (code, never counts) */
     private final dev.luavm.vm.Tiering tiering;
+    /** the key snapshots are sealed with ({@link Builder#snapshotKey}), or null */
+    private final byte[] snapshotKey;
     /** the resume tokens used ({@link Builder#resumeLedger}) */
     private final ResumeLedger ledger;
     /** fresh sandbox seeds: unpredictable to scripts, drawn in batches (guarded by itself) */
@@ -76,6 +78,7 @@ public final class LuaVM {
         this.binaryStrings = b.binaryStrings;
         this.compileMemory = b.compileMemory;
         this.ledger = b.ledger != null ? b.ledger : ResumeLedger.inMemory();
+        this.snapshotKey = b.snapshotKey;
         Map<String, Library> found = new LinkedHashMap<>();
         Iterable<Library> libs = b.libraries != null ? b.libraries
                 : ServiceLoader.load(Library.class, LuaVM.class.getClassLoader());
@@ -317,6 +320,11 @@ public final class LuaVM {
         return t;
     }
 
+    /** The key this runtime seals and checks snapshots with, or null. */
+    byte[] snapshotKey() {
+        return snapshotKey;
+    }
+
     /** Where this runtime records the resume tokens it has used ({@link Builder#resumeLedger}). */
     ResumeLedger resumeLedger() {
         return ledger;
@@ -404,8 +412,24 @@ public final class LuaVM {
         private dev.luavm.vm.tier.Tier tier = defaultTier();
         private dev.luavm.vm.tier.FunctionCompiler functionCompiler;
         private ResumeLedger ledger;
+        private byte[] snapshotKey;
 
         private Builder() {}
+
+        /**
+         * Seals the snapshots this runtime's sandboxes write with HMAC-SHA256 under {@code key}
+         * (at least 16 bytes; keep it secret), and checks the seal of every sealed snapshot it
+         * restores: one whose seal does not verify is refused. Only a snapshot sealed under this
+         * key may carry functions that belong to a module ({@link Capabilities.Builder#grantToModule}):
+         * an unsealed one could give a module's rights to code it wrote, or change the module's
+         * own variables. Default: no key (snapshots are unsealed, and module functions cannot be
+         * restored).
+         */
+        public Builder snapshotKey(byte[] key) {
+            if (key == null || key.length < 16) throw new IllegalArgumentException("a snapshot key has at least 16 bytes");
+            this.snapshotKey = key.clone();
+            return this;
+        }
 
         /**
          * Where the resume tokens of paused runs are recorded, so each snapshot of a paused run

@@ -781,6 +781,10 @@ public final class Sandbox implements AutoCloseable {
         return engine;
     }
 
+    LuaVM runtime() {
+        return vm;
+    }
+
     MemoryMeter meter() {
         return meter;
     }

@@ -217,6 +217,12 @@ final class SandboxEnvironment implements HostEnvironment {
         throw new IllegalStateException("output limit handler returned");
     }
 
+    /** The host resolver's source of module {@code name}, or null; nobody is told (a snapshot's check, outside any run). */
+    byte[] moduleSource(String name) {
+        String src = modules == null ? null : modules.apply(name);
+        return src == null ? null : src.getBytes(StandardCharsets.UTF_8);
+    }
+
     @Override
     public byte[] resolveModule(String name) {
         String src = modules == null ? null : modules.apply(name);

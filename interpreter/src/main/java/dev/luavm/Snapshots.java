@@ -44,7 +44,7 @@ final class Snapshots {
         long max = Math.min(Integer.MAX_VALUE - 8L, 4 * meter.current() + (1 << 20));
         try {
             return StateWriter.write(new StateWriter.Source(sb.engine().state(), meter, sb.environment().randomSeed(),
-                    sb.grantNames(), paused, max));
+                    sb.grantNames(), paused, max, sb.runtime().snapshotKey()));
         } catch (SnapshotProblem p) {
             throw new LuaSnapshotException(p.getMessage());
         }
@@ -97,7 +97,8 @@ final class Snapshots {
         meter.restoreFigures(0, 0);
         try {
             Permanents perms = Permanents.of(sb.engine().state(), sb.grantsByName(), internal);
-            StateReader.Result r = StateReader.read(snapshot, new StateReader.Target(sb.engine().state(), meter, gas, perms, codecs));
+            StateReader.Result r = StateReader.read(snapshot, new StateReader.Target(sb.engine().state(), meter, gas, perms, codecs,
+                    (module, chunkName, text) -> vouches(sb.environment(), module, chunkName, text), vm.snapshotKey()));
             long rebuilt = meter.current() - held;
             long original = r.memoryLive() + r.memorySinceWalk();
             if (original >= rebuilt && original + held <= meter.cap()) {
@@ -123,6 +124,26 @@ final class Snapshots {
         } finally {
             meter.setLiveSizer(sizer);
         }
+    }
+
+    /**
+     * Whether the host gives {@code text} as module {@code module} now, by the route the chunk
+     * name says it came: the host resolver ({@code @module}) or a file of the module directories
+     * ({@code @file} whose place names the module).
+     */
+    private static boolean vouches(SandboxEnvironment env, String module, String chunkName, byte[] text) {
+        if (!chunkName.startsWith("@")) return false;
+        String name = chunkName.substring(1);
+        if (name.equals(module)) {
+            byte[] src = env.moduleSource(module);
+            if (src != null && java.util.Arrays.equals(src, text)) return true;
+        }
+        dev.luavm.host.ModuleFiles files = env.moduleFiles();
+        if (files == null || !module.equals(files.moduleName(name))) return false;
+        long size = files.size(name);
+        if (size < 0 || size > text.length + 1024L) return false;
+        byte[] src = files.read(name, size);
+        return src != null && java.util.Arrays.equals(dev.luavm.host.ModuleFiles.loadText(src), text);
     }
 
     /** A failure the reader did not foresee: still the snapshot's fault, reported as such (the cause kept for a bug report). */

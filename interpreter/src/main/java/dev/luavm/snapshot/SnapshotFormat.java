@@ -16,6 +16,10 @@ public final class SnapshotFormat {
     public static final int VERSION = 1;
     /** Header flag: the snapshot holds a run paused at a host call. */
     static final int FLAG_PAUSED = 1;
+    /** Header flag: the snapshot is sealed (an HMAC-SHA256 under the writing runtime's key precedes the checksum). */
+    static final int FLAG_SEALED = 2;
+    /** Bytes of a seal. */
+    static final int SEAL_BYTES = 32;
     /** Bytes of a paused run's resume token. */
     public static final int TOKEN_BYTES = 16;
     /** Magic, version, at least a one-byte flags varint, the END tag and the checksum. */
@@ -65,26 +69,63 @@ public final class SnapshotFormat {
         Header h = Header.read(snapshot);
         if (!h.paused()) throw new SnapshotProblem("not a paused run: only a paused run has a resume token to renew");
         byte[] out = snapshot.clone();
-        ByteIn in = h.sections(out);
-        while (true) {
-            Tag t = in.tag(Tag.Group.SECTION);
-            if (t == Tag.END) throw ByteIn.bad("no paused-run section");
-            ByteIn body = in.part(t.name().toLowerCase() + " section");
-            if (t == Tag.PAUSED) {
-                if (body.remaining() < TOKEN_BYTES) throw ByteIn.bad("paused-run section cut short");
-                System.arraycopy(token, 0, out, body.pos, TOKEN_BYTES);
-                break;
-            }
-        }
+        int at = tokenPosition(out, h);
+        if (at < 0) throw ByteIn.bad("no paused-run section");
+        System.arraycopy(token, 0, out, at, TOKEN_BYTES); // the seal reads the token as zeros: it still holds
         int crc = crc(out, 0, out.length - 4);
         for (int i = 0; i < 4; i++) out[out.length - 4 + i] = (byte) (crc >>> (24 - 8 * i));
         return out;
+    }
+
+    /**
+     * The seal of {@code b[0, end)}: HMAC-SHA256 under {@code key}, computed with the resume token
+     * (at {@code tokenPos}, or -1 for none) read as zeros, so that {@code LuaVM.fork} can give a
+     * sealed paused run a new token without the key.
+     */
+    static byte[] seal(byte[] key, byte[] b, int end, int tokenPos) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+            if (tokenPos < 0) {
+                mac.update(b, 0, end);
+            } else {
+                mac.update(b, 0, tokenPos);
+                mac.update(new byte[TOKEN_BYTES]);
+                mac.update(b, tokenPos + TOKEN_BYTES, end - tokenPos - TOKEN_BYTES);
+            }
+            return mac.doFinal();
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Whether a sealed snapshot's seal verifies under {@code key}. */
+    static boolean sealVerifies(byte[] key, byte[] b, Header h) {
+        byte[] want = seal(key, b, h.sectionsEnd, tokenPosition(b, h));
+        byte[] got = java.util.Arrays.copyOfRange(b, h.sectionsEnd, h.sectionsEnd + SEAL_BYTES);
+        return java.security.MessageDigest.isEqual(want, got);
+    }
+
+    /** Where a paused run's token starts, or -1 (not a paused run, or no such section). */
+    static int tokenPosition(byte[] b, Header h) {
+        if (!h.paused()) return -1;
+        ByteIn in = h.sections(b);
+        while (true) {
+            Tag t = in.tag(Tag.Group.SECTION);
+            if (t == Tag.END) return -1;
+            ByteIn body = in.part(t.name().toLowerCase() + " section");
+            if (t == Tag.PAUSED) return body.remaining() >= TOKEN_BYTES ? body.pos : -1;
+        }
     }
 
     /** The fixed start of a snapshot, checked: magic, version, checksum, flags. */
     record Header(int flags, int sectionsStart, int sectionsEnd) {
         boolean paused() {
             return (flags & FLAG_PAUSED) != 0;
+        }
+
+        boolean sealed() {
+            return (flags & FLAG_SEALED) != 0;
         }
 
         ByteIn sections(byte[] b) {
@@ -105,8 +146,10 @@ public final class SnapshotFormat {
             if (stored != crc(b, 0, b.length - 4)) throw new SnapshotProblem("damaged snapshot: its checksum does not match");
             ByteIn in = new ByteIn(b, 10, b.length - 4);
             long flags = in.varint();
-            if ((flags & ~FLAG_PAUSED) != 0) throw ByteIn.bad("unknown header flags " + flags);
-            return new Header((int) flags, in.pos, b.length - 4);
+            if ((flags & ~(FLAG_PAUSED | FLAG_SEALED)) != 0) throw ByteIn.bad("unknown header flags " + flags);
+            int end = b.length - 4 - ((flags & FLAG_SEALED) != 0 ? SEAL_BYTES : 0);
+            if (end < in.pos + 1) throw ByteIn.bad("cut short");
+            return new Header((int) flags, in.pos, end);
         }
     }
 }

@@ -53,7 +53,17 @@ import java.util.Set;
 public final class StateReader {
     /** Where a snapshot is read into: a sandbox right after its bundles were installed. */
     public record Target(LuaState state, MemoryMeter meter, GasMeter gas, Permanents permanents,
-                         Map<String, Unpersister> unpersisters) {}
+                         Map<String, Unpersister> unpersisters, ModuleCheck modules, byte[] key) {}
+
+    /**
+     * Whether the restoring host vouches that module {@code module} is this chunk's text now (its
+     * module directories or its resolver give that text for it): a snapshot cannot make code
+     * belong to a module by saying so.
+     */
+    @FunctionalInterface
+    public interface ModuleCheck {
+        boolean vouches(String module, String chunkName, byte[] text);
+    }
 
     /** What the caller applies itself: the memory figures, the collector state, a paused run. */
     public record Result(long memoryLive, long memorySinceWalk, Paused paused) {}
@@ -129,8 +139,17 @@ public final class StateReader {
                 + got.name().toLowerCase());
     }
 
+    /** the snapshot's seal verified under the restoring runtime's key: its module claims are honoured */
+    private boolean trusted;
+
     private Result run() {
         SnapshotFormat.Header h = SnapshotFormat.Header.read(bytes);
+        if (h.sealed() && t.key() != null) {
+            if (!SnapshotFormat.sealVerifies(t.key(), bytes, h)) {
+                throw new SnapshotProblem("the snapshot's seal does not verify under this runtime's snapshot key");
+            }
+            trusted = true;
+        }
         ByteIn in = h.sections(bytes);
         expect(in, Tag.STATE);
         readState(in.part("state section"));
@@ -290,7 +309,8 @@ public final class StateReader {
                         path[d] = b.int32(p.protos.length - 1, "function path");
                         p = p.protos[path[d]];
                     }
-                    LuaClosure cl = VmSnapshots.newClosure(st, main0, path, p);
+                    String module = new String(b.bytes(MAX_NAME, "module name"), StandardCharsets.UTF_8);
+                    LuaClosure cl = VmSnapshots.newClosure(st, main0, path, p, module.isEmpty() ? null : moduleRoot(main0, module));
                     Identity.restore(cl, id);
                     objects[i] = cl;
                 }
@@ -392,6 +412,28 @@ public final class StateReader {
             rest[i] = null;
         }
     }
+
+    /** The one root cell per chunk and module the restored closures of that module share; the host must vouch for the claim. */
+    private dev.luavm.value.Heat moduleRoot(Prototype main, String module) {
+        dev.luavm.value.Heat h = moduleRoots.get(main) == null ? null : moduleRoots.get(main).get(module);
+        if (h != null) return h;
+        String name = new String(main.source.bytesUnsafe(), StandardCharsets.ISO_8859_1);
+        if (!trusted) {
+            // a snapshot could otherwise hand a module's rights to code it wrote, or change a
+            // module's own variables: only one sealed under this runtime's key may carry them
+            throw new SnapshotProblem("the snapshot holds functions of module '" + module + "', which only a snapshot sealed"
+                    + " with this runtime's key may carry (LuaVM.Builder.snapshotKey)");
+        }
+        if (!t.modules().vouches(module, name, main.chunkText())) {
+            throw new SnapshotProblem("the snapshot's functions of module '" + module + "' are not that module's code as the"
+                    + " host gives it now");
+        }
+        h = dev.luavm.value.Heat.ofModule(module);
+        moduleRoots.computeIfAbsent(main, k -> new HashMap<>()).put(module, h);
+        return h;
+    }
+
+    private final IdentityHashMap<Prototype, Map<String, dev.luavm.value.Heat>> moduleRoots = new IdentityHashMap<>();
 
     private Unpersister unpersister(String kind) {
         Unpersister u = t.unpersisters().get(kind);

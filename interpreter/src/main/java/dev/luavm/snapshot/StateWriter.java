@@ -40,7 +40,7 @@ import java.util.Map;
 public final class StateWriter {
     /** The sandbox to write. {@code grantNames}: each granted host function's builtin and its grant name. */
     public record Source(LuaState state, MemoryMeter meter, long seed, Map<Builtin, String> grantNames, Paused paused,
-                         long maxBytes) {}
+                         long maxBytes, byte[] key) {}
 
     /**
      * A run paused at a host call: its resume token, what it consumed so far and the call's name.
@@ -93,7 +93,8 @@ public final class StateWriter {
         out.raw(SnapshotFormat.MAGIC, 0, SnapshotFormat.MAGIC.length);
         out.u8(SnapshotFormat.VERSION >>> 8);
         out.u8(SnapshotFormat.VERSION & 0xFF);
-        out.varint(src.paused() != null ? SnapshotFormat.FLAG_PAUSED : 0);
+        out.varint((src.paused() != null ? SnapshotFormat.FLAG_PAUSED : 0) | (src.key() != null ? SnapshotFormat.FLAG_SEALED : 0));
+        int tokenPos = -1;
         ByteOut body = new ByteOut(256, src.maxBytes());
 
         writeState(body, gc);
@@ -114,7 +115,11 @@ public final class StateWriter {
         section(out, Tag.ROOTS, body);
         if (src.paused() != null) {
             writePaused(body, src.paused());
-            section(out, Tag.PAUSED, body);
+            out.tag(Tag.PAUSED);
+            out.varint(body.size());
+            tokenPos = out.size(); // the token opens the section
+            out.raw(body.array(), 0, body.size());
+            body.reset();
         }
         for (SnapshotParticipant p : st.snapshotParticipants()) {
             body.bytes(p.snapshotName().getBytes(StandardCharsets.UTF_8));
@@ -124,6 +129,10 @@ public final class StateWriter {
             section(out, Tag.EXTENSION, body);
         }
         out.tag(Tag.END);
+        if (src.key() != null) {
+            byte[] seal = SnapshotFormat.seal(src.key(), out.array(), out.size(), tokenPos);
+            out.raw(seal, 0, seal.length);
+        }
         out.u32(SnapshotFormat.crc(out.array(), 0, out.size()));
         return out.toByteArray();
     }
@@ -326,6 +335,8 @@ public final class StateWriter {
             int[] path = c.proto.chunkPath();
             b.varint(path.length);
             for (int i : path) b.varint(i);
+            // the module the function's code belongs to (grants bound to a module check it), or none
+            b.bytes(c.heat.module == null ? new byte[0] : c.heat.module.getBytes(StandardCharsets.UTF_8));
             b.varint(c.upvals.length);
             for (Upvalue u : c.upvals) value(b, u);
             LuaClosure[] cache = c.childCache;

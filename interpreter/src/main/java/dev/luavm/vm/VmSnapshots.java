@@ -80,12 +80,13 @@ public final class VmSnapshots {
     /**
      * A closure of {@code p}, nested in main prototype {@code main} at {@code path} (child
      * indices from the main function), with room for its upvalues; it shares the state's tiering
-     * cell for {@code p} with the other closures of {@code p}, as a closure made by the VM would.
-     * Charged as the VM charges a closure.
+     * cell for {@code p} with the other closures of {@code p}, as a closure made by the VM would,
+     * or, for the code of a module, the cell under {@code moduleRoot} (the module's root cell,
+     * {@link Heat#ofModule}). Charged as the VM charges a closure.
      */
-    public static LuaClosure newClosure(LuaState st, Prototype main, int[] path, Prototype p) {
+    public static LuaClosure newClosure(LuaState st, Prototype main, int[] path, Prototype p, Heat moduleRoot) {
         st.memory.charge(Sizes.CLOSURE_HEADER + p.upvalues.length * Sizes.REF);
-        Heat h = st.heatOf(main);
+        Heat h = moduleRoot != null ? moduleRoot : st.heatOf(main);
         Prototype parent = main;
         for (int idx : path) {
             h = h.child(parent, idx);
