@@ -111,7 +111,9 @@ final class Interpreter {
                     continue;
                 }
                 final LuaClosure cl = f.closure;
-                if (++cl.heat.count >= st.tierAt) { // compiled tier (Tiering): runs this frame until it changes
+                // compiled tier (Tiering): runs this frame until it changes; a frame restored from a
+                // snapshot stays interpreted (its registers came from outside)
+                if (++cl.heat.count >= st.tierAt && (f.flags & CallFrame.RESTORED) == 0) {
                     TierSupport jit = Tiering.code(st, cl);
                     if (jit != null) {
                         pc = -1; // compiled code keeps f.pc
