@@ -90,6 +90,31 @@ class PausedRunTest {
                 """, "yes");
     }
 
+    /**
+     * A host call inside a typed loop of a compiled function: the loop keeps float locals unboxed
+     * across calls that come back, so a pause (which leaves the method) must box them first, or
+     * the resumed frame would compute with stale registers.
+     */
+    @ParameterizedTest
+    @EnumSource(Tier.class)
+    void insideACompiledTypedLoop(Tier tier) {
+        sameAsUninterrupted(tier, """
+                local function f(n)
+                  local acc, k = 0.5, 3
+                  for i = 1, n do
+                    acc = acc * 1.5 + i * 0.25
+                    k = k * 2 + i
+                    local r = approve(acc, k)
+                    acc = acc + (r == 'yes' and 1 or 0)
+                  end
+                  return acc, k
+                end
+                for i = 1, 600 do f(0) end
+                print(f(4))
+                return f(2)
+                """, "yes");
+    }
+
     @Test
     void eachPauseResumesOnce() {
         LuaVM pausing = vm(Tier.INTERP, PAUSE);
