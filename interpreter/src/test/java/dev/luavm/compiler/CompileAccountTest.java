@@ -91,7 +91,7 @@ class CompileAccountTest {
         String function = "function f(a, b) local c = a + b return c * 2 end\n";
         LuaCompiler.compile(src(function.repeat(10)), "=t", few);
         LuaCompiler.compile(src(function.repeat(1000)), "=t", many);
-        // (the output): about a kilobyte each, not a tree's worth per token
+        // (the output): a few hundred bytes each, not a tree's worth per token
         assertTrue(many.maxHeld - few.maxHeld < 990 * 600, few.maxHeld + " vs " + many.maxHeld);
     }
 
