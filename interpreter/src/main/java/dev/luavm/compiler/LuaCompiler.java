@@ -34,8 +34,9 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
  * superlinear in the source (constants, strings and names are interned in maps whose keys are
  * ordered, so colliding keys cost a tree bin's depth; labels and pending gotos are found by name
  * per block).
- * At the maximum nesting PUC allows, the ANTLR parser needs about 400 KB of Java stack; compile
- * on a thread with the default 1 MB stack or more.
+ * At the maximum nesting PUC allows, the ANTLR parser and the compiler's events need more than
+ * 512 KB and less than 768 KB of Java stack; compile on a thread with the default 1 MB stack or
+ * more (with less, such a chunk fails with {@code chunk nested too deeply for the host stack}).
  * Binary chunks (starting with ESC) are the caller's business; here they are a lexical error.
  */
 public final class LuaCompiler {
@@ -64,10 +65,11 @@ public final class LuaCompiler {
         try {
             CompileErrors errors = new CompileErrors(chunkName);
             long start = account.mark();
-            account.pass(source.length);
-            int lastLine = new SyntaxChecker(new LuaLexer(source, errors, account, false), errors, account).check();
-            account.releaseTo(start); // the check's names and buffer are garbage now
+            LuaLexer checked = new LuaLexer(source, errors, account, false);
             try {
+                account.pass(source.length);
+                new SyntaxChecker(checked, errors, account).check();
+                account.releaseTo(start); // the check's buffer is garbage now
                 try {
                     return generate(source, chunkName, errors, account, PredictionMode.SLL);
                 } catch (ParseCancellationException e) {
@@ -75,10 +77,10 @@ public final class LuaCompiler {
                     return generate(source, chunkName, errors, account, PredictionMode.LL);
                 }
             } catch (StackOverflowError e) {
-                // The checker bounds nesting at PUC's 200 levels, which needs about 400 KB of Java
-                // stack at most (the default thread stack is 1 MB). On a thread with less stack
-                // left, fail cleanly rather than let the overflow escape.
-                throw errors.semantic(lastLine, "chunk nested too deeply for the host stack");
+                // The checker bounds nesting at PUC's 200 levels, which needs under 768 KB of Java
+                // stack (the default thread stack is 1 MB). On a thread with less stack left, fail
+                // cleanly, in the check or in the parse, rather than let the overflow escape.
+                throw errors.semantic(checked.line(), "chunk nested too deeply for the host stack");
             }
         } finally {
             account.close();

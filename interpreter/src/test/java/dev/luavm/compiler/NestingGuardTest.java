@@ -96,4 +96,27 @@ class NestingGuardTest {
         assertTrue(total[0] >= 2 * 6000 / 8 + 2 * 4 * 3001 + 4 * 1000, "work " + total[0]);
         assertTrue(calls[0] >= 3001 / CompileAccount.BATCH);
     }
+
+    @Test
+    void aThreadWithLittleStackGetsAnErrorNeverAStackOverflow() throws Exception {
+        // the syntax check's recursion, ANTLR's and the compiler's: on a 64 KB thread stack any
+        // of them may run out first, at PUC's deepest nesting
+        String[] deep = {"x = " + rep("(", 190) + "1" + rep(")", 190), "x = " + rep("{", 190) + rep("}", 190),
+            "return " + rep("f(", 190) + rep(")", 190), rep("do ", 190) + rep("end ", 190)};
+        for (String source : deep) {
+            Object[] outcome = new Object[1];
+            Thread t = new Thread(null, () -> {
+                try {
+                    LuaCompiler.compile(source.getBytes(StandardCharsets.ISO_8859_1), "=s");
+                    outcome[0] = "compiled";
+                } catch (Throwable e) {
+                    outcome[0] = e;
+                }
+            }, "small-stack", 64 << 10);
+            t.start();
+            t.join();
+            assertTrue(outcome[0] instanceof dev.luavm.vm.LuaError, source.substring(0, 8) + ": " + outcome[0]);
+            assertEquals("s:1: chunk nested too deeply for the host stack", ((Throwable) outcome[0]).getMessage());
+        }
+    }
 }
