@@ -42,8 +42,51 @@ class ContractCommandsTest {
         assertEquals("ok", n.path("category").asText());
         assertEquals(JSON.readTree("{\"normalized_vendor\":\"Acme Corporation\",\"expense_category\":\"software\","
                 + "\"confidence\":0.9,\"review_note\":\"\"}"), n.path("result"));
-        assertTrue(n.path("usage").path("gas").asLong() > 0);
+        assertTrue(n.path("usage").isNull(), "the example's error_detail is location: usage figures stay with the host");
         assertTrue(n.path("message").isNull());
+        Path full = file("full.yaml", Files.readString(Path.of(CONTRACT)).replace("error_detail: location", "error_detail: full"));
+        n = JSON.readTree(luavm("run", "--contract", full.toString(), "--input", INPUT, SCRIPT).out());
+        assertTrue(n.path("usage").path("gas").asLong() > 0, n.toString());
+    }
+
+    @Test
+    void aFailedRunPrintsNoScriptChosenText() throws IOException {
+        String secret = "Initech Confidential 7731";
+        Path in = file("in.json", "{\"vendor_name\": \"" + secret + "\", \"line_item_description\": \"paper\", \"amount\": 1, "
+                + "\"currency\": \"EUR\"}");
+        Path script = file("leak.lua", "local input = ...\nerror(input.vendor_name:rep(100))\n");
+        MainTest.Outcome o = luavm("run", "--contract", CONTRACT, "--input", in.toString(), script.toString());
+        assertEquals(1, o.status(), o.err());
+        assertEquals("{\"category\":\"logic-error\",\"result\":null,\"usage\":null,\"message\":\"leak.lua:2: error (message "
+                + "withheld) (result withheld; the item is marked for manual review)\"}\n", o.out());
+        Path keys = file("keys.lua", "local input = ...\nreturn {[input.vendor_name] = 1}\n");
+        o = luavm("run", "--contract", CONTRACT, "--input", in.toString(), keys.toString());
+        assertEquals(7, o.status(), o.err());
+        assertTrue(o.out().contains("the result does not match the contract's output schema at #/additionalProperties, #/required"),
+                o.out());
+        assertTrue(!o.out().contains("Initech") && !o.out().contains("7731") && o.err().isEmpty(), o.out() + o.err());
+        Path none = file("none.yaml", Files.readString(Path.of(CONTRACT)).replace("error_detail: location", "error_detail: none"));
+        o = luavm("run", "--contract", none.toString(), "--input", in.toString(), keys.toString());
+        assertEquals("{\"category\":\"bad-output\",\"result\":null,\"usage\":null,\"message\":\"details withheld "
+                + "(error_detail: none) (result withheld; the item is marked for manual review)\"}\n", o.out());
+    }
+
+    @Test
+    void aContractGrantingIoOrOsExitDoesNotLoad() throws IOException {
+        for (String lib : new String[] {"io", "os.exit", "debug, package, io"}) {
+            Path c = file("c.yaml", Files.readString(Path.of(CONTRACT)).replace("libraries: [base, string, table, math]",
+                    "libraries: [base, string, table, math, " + lib + "]"));
+            MainTest.Outcome o = luavm("contract", "check", c.toString());
+            assertEquals(2, o.status(), lib + ": " + o.out());
+            assertTrue(o.err().contains("is not a library bundle a contract may grant"), o.err());
+            assertEquals(2, luavm("run", "--contract", c.toString(), "--input", INPUT, SCRIPT).status());
+        }
+        Path exit = file("exit.lua", "os.exit(0)\n");
+        Path withOs = file("os.yaml", Files.readString(Path.of(CONTRACT)).replace("libraries: [base, string, table, math]",
+                "libraries: [base, string, table, math, os]"));
+        MainTest.Outcome o = luavm("run", "--contract", withOs.toString(), "--input", INPUT, exit.toString());
+        assertEquals(1, o.status(), o.out());
+        assertTrue(o.out().contains("\"message\":\"exit.lua:1: attempt to call a nil value (message withheld)"), o.out());
     }
 
     @Test
@@ -105,7 +148,7 @@ class ContractCommandsTest {
         Path bad = file("c.yaml", Files.readString(Path.of(CONTRACT)).replace("rollback: manual-review", "rollback: pray"));
         MainTest.Outcome o = luavm("run", "--contract", bad.toString(), "--input", INPUT, SCRIPT);
         assertEquals(2, o.status());
-        assertTrue(o.err().startsWith("luavm run: " + bad + ":51: rollback: 'pray' is not one of"), o.err());
+        assertTrue(o.err().startsWith("luavm run: " + bad + ":53: rollback: 'pray' is not one of"), o.err());
         assertEquals(2, luavm("run", "--contract", CONTRACT, "--input", INPUT, SCRIPT, "--host", "no.such.Host").status());
     }
 

@@ -23,6 +23,7 @@ import java.util.Objects;
  * libraries: [base, string, table, math]
  * forbidden: [network, filesystem, environment, process, cross-tenant]
  * data_boundary: Only the invoice line given as input; nothing leaves but the result.
+ * error_detail: location          # or none, full: what a failed run's message may say
  * limits: { gas: 5000000, memory: 16MiB, time: 500ms, output: 16KiB, depth: 200 }
  * audit: [arguments, results, output]
  * approval_owner: finance-controls@example.com
@@ -44,6 +45,15 @@ public final class Contract {
     /** The largest contract file read. */
     public static final int MAX_BYTES = 1 << 20;
 
+    /**
+     * The library bundles a contract may grant, and nothing else: {@code io} (the sandbox's
+     * input and output streams), {@code os.exit} (ends the run with a status of the script's
+     * choosing) and {@code docs} are refused when the contract loads. {@code standard} is base,
+     * coroutine, string, table, math, utf8 and os.
+     */
+    public static final java.util.List<String> LIBRARIES = java.util.List.of("base", "coroutine", "string", "table", "math",
+            "utf8", "os", "package", "debug", "standard");
+
     private final String file;
     private final String purpose;
     private final JsonSchema input;
@@ -52,6 +62,7 @@ public final class Contract {
     private final List<String> libraries;
     private final List<String> forbidden;
     private final String dataBoundary;
+    private final ErrorDetail errorDetail;
     private final ContractLimits limits;
     private final AuditRule audit;
     private final String approvalOwner;
@@ -65,7 +76,7 @@ public final class Contract {
     private List<ModuleRule> modules = List.of();
 
     Contract(String file, String purpose, JsonSchema input, JsonSchema output, List<FunctionRule> functions,
-             List<String> libraries, List<String> forbidden, String dataBoundary, ContractLimits limits,
+             List<String> libraries, List<String> forbidden, String dataBoundary, ErrorDetail errorDetail, ContractLimits limits,
              AuditRule audit, String approvalOwner, Rollback rollback, LocatedTree tree) {
         this.file = file;
         this.purpose = purpose;
@@ -75,6 +86,7 @@ public final class Contract {
         this.libraries = List.copyOf(libraries);
         this.forbidden = List.copyOf(forbidden);
         this.dataBoundary = dataBoundary;
+        this.errorDetail = Objects.requireNonNull(errorDetail, "errorDetail");
         this.limits = limits;
         this.audit = audit;
         this.approvalOwner = approvalOwner;
@@ -152,6 +164,9 @@ public final class Contract {
 
     /** What data the script may see and what may leave; free text for reviewers, or null. */
     public String dataBoundary() { return dataBoundary; }
+
+    /** What a failed run's outcome may say ({@code error_detail}; {@link ErrorDetail#LOCATION} when not given). */
+    public ErrorDetail errorDetail() { return errorDetail; }
 
     public ContractLimits limits() { return limits; }
 

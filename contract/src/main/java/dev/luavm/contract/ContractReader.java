@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  */
 final class ContractReader {
     static final Set<String> FIELDS = Set.of("purpose", "input", "output", "functions", "libraries", "forbidden",
-            "data_boundary", "limits", "audit", "approval_owner", "rollback", "modules", "filesystem");
+            "data_boundary", "error_detail", "limits", "audit", "approval_owner", "rollback", "modules", "filesystem");
     static final Set<String> REQUIRED = Set.of("purpose", "input", "output", "functions", "libraries", "limits",
             "approval_owner", "rollback");
     static final Set<String> FUNCTION_FIELDS = Set.of("name", "safety", "max_calls");
@@ -117,14 +117,20 @@ final class ContractReader {
                 ? forbidden(root.get("forbidden")) : List.of();
         String dataBoundary = root.has("data_boundary") && !root.get("data_boundary").isNull()
                 ? text(root, "data_boundary", false) : null;
+        ErrorDetail errorDetail = ErrorDetail.LOCATION;
+        if (root.has("error_detail") && !root.get("error_detail").isNull()) {
+            String d = scalarText(root.get("error_detail"), "error_detail");
+            errorDetail = ErrorDetail.of(d);
+            if (errorDetail == null) throw error("error_detail", "'" + d + "' is not one of: none, location, full");
+        }
         ContractLimits limits = limits(root.get("limits"));
         AuditRule audit = root.has("audit") && !root.get("audit").isNull() ? audit(root.get("audit")) : AuditRule.ALL;
         String owner = text(root, "approval_owner", true);
         String rollbackText = scalarText(root.get("rollback"), "rollback");
         Rollback rollback = Rollback.of(rollbackText);
         if (rollback == null) throw error("rollback", "'" + rollbackText + "' is not one of: manual-review, last-approved");
-        return new Contract(file, purpose, input, output, functions, libraries, forbidden, dataBoundary, limits, audit,
-                owner, rollback, tree);
+        return new Contract(file, purpose, input, output, functions, libraries, forbidden, dataBoundary, errorDetail, limits,
+                audit, owner, rollback, tree);
     }
 
     private void checkFields(JsonNode obj, String path, Set<String> allowed) {
@@ -266,7 +272,16 @@ final class ContractReader {
     private List<String> libraries(JsonNode n) {
         List<String> libs = words(n, "libraries", "library bundle names");
         for (int i = 0; i < libs.size(); i++) {
-            if (!NAME.matcher(libs.get(i)).matches()) throw error("libraries[" + i + "]", "'" + libs.get(i) + "' is not a bundle name");
+            String lib = libs.get(i);
+            if (!Contract.LIBRARIES.contains(lib)) {
+                String why = switch (lib) {
+                    case "io" -> " (it reads the host's input stream, which no input schema checks)";
+                    case "os.exit" -> " (a contracted script ends by returning; a call to os.exit is a call to nil)";
+                    default -> "";
+                };
+                throw error("libraries[" + i + "]", "'" + lib + "' is not a library bundle a contract may grant" + why
+                        + "; the bundles a contract may grant: " + String.join(", ", Contract.LIBRARIES));
+            }
         }
         return libs;
     }

@@ -141,25 +141,24 @@ public final class ContractReplay {
             notes.add("no host registry at hand: host calls answered by stubs");
         }
         String sha = head.path("scriptSha256").asText();
+        byte[] scriptText = head.path("script").asText().getBytes(StandardCharsets.UTF_8);
+        Disclosure disclosure = new Disclosure(contract, chunk, scriptText);
         byte[] inputText = head.path("inputText").asText().getBytes(StandardCharsets.UTF_8);
         JsonNode input = ContractRunner.parseInput(inputText);
         Outcome replayed;
-        if (input == null || ContractRunner.malformed(contract, input, sha) != null) {
-            replayed = input == null
-                    ? new Outcome(Category.MALFORMED_INPUT, null, null, "the input is not JSON", ContractRunner.NO_USAGE,
-                            List.of(), sha, null, null)
-                    : ContractRunner.malformed(contract, input, sha);
+        if (input == null || ContractRunner.malformed(contract, disclosure, input, sha) != null) {
+            replayed = input == null ? ContractRunner.notJson(contract, sha) : ContractRunner.malformed(contract, disclosure, input, sha);
             if (!events.isEmpty()) {
                 return new Block(line, chunk, expected, null, "the log has a run, but the replay rejects the input: " + replayed.message(), notes);
             }
         } else {
             if (events.isEmpty()) {
                 // no sandbox ran: the script did not compile, or the log lost its run
-                byte[] script = head.path("script").asText().getBytes(StandardCharsets.UTF_8);
+                byte[] script = scriptText;
                 if (!Digests.sha256(script).equals(sha)) {
                     return new Block(line, chunk, expected, null, "the log has no run, and its script text does not match the script's SHA-256", notes);
                 }
-                replayed = ContractRunner.compileFailure(vm, chunk, script);
+                replayed = ContractRunner.compileFailure(vm, disclosure, chunk, script);
                 if (replayed == null) {
                     return new Block(line, chunk, expected, null, "the replay accepts the input and compiles the script, but the log has no run", notes);
                 }
@@ -182,18 +181,19 @@ public final class ContractReplay {
             for (AuditEvent e : events) if (e instanceof RunEnded re) end = re;
             JsonNode returned = recordedOutcome.path("returned");
             boolean kept = returned != null && !returned.isNull();
-            String problem = null;
+            JsonValues.NotConvertible problem = null;
             String message = recordedOutcome.path("message").asText("");
             if (end != null && end.outcome() == RunEnded.Outcome.OK && !kept) {
                 if (message.startsWith("the result is not JSON: ")) {
-                    problem = message.substring("the result is not JSON: ".length());
+                    String why = message.substring("the result is not JSON: ".length());
+                    problem = new JsonValues.NotConvertible(why, why);
                 } else if (!contract.audit().output()) {
                     notes.add("the result was not kept (audit without output): its check against the output schema is not repeated");
                     return new Block(line, chunk, expected, expected, null, notes);
                 }
             }
             Usage usage = end != null && end.usage() != null ? end.usage() : ContractRunner.NO_USAGE;
-            replayed = ContractRunner.classify(contract, events, kept ? returned : null, problem, usage, sha, null);
+            replayed = ContractRunner.classify(contract, disclosure, events, kept ? returned : null, problem, usage, sha, null);
         }
         String got = ContractLog.outcomeLine(replayed, contract).toString();
         if (!got.equals(expected)) return new Block(line, chunk, expected, got, "the outcome differs", notes);

@@ -272,11 +272,15 @@ public final class ContractRunner {
      */
     public Outcome run(String chunkName, byte[] script, byte[] inputJson, Settings settings) {
         JsonNode input = parseInput(inputJson);
-        if (input == null) {
-            return new Outcome(Category.MALFORMED_INPUT, null, null, "the input is not JSON", NO_USAGE, List.of(),
-                    Digests.sha256(script), null, null);
-        }
+        if (input == null) return notJson(contract, Digests.sha256(script));
         return run(chunkName, script, input, settings);
+    }
+
+    /** The outcome of input that is not JSON at all. */
+    static Outcome notJson(Contract contract, String sha) {
+        Disclosure d = new Disclosure(contract, "input", new byte[0]);
+        return new Outcome(Category.MALFORMED_INPUT, null, null, d.fixed("the input is not JSON"), NO_USAGE, List.of(),
+                sha, null, null, d.detail());
     }
 
     /** The largest input read as text. */
@@ -310,14 +314,15 @@ public final class ContractRunner {
      */
     public Outcome run(String chunkName, byte[] script, JsonNode input, Settings settings) {
         String sha = Digests.sha256(script);
-        Outcome rejected = malformed(contract, input, sha);
+        Disclosure disclosure = new Disclosure(contract, chunkName, script);
+        Outcome rejected = malformed(contract, disclosure, input, sha);
         if (rejected != null) return rejected;
         Object arg = inputValue(input);
         CompiledChunk chunk;
         try {
             chunk = vm.compile(chunkName, script);
         } catch (LuaException e) {
-            return compileFailure(e, sha);
+            return compileFailure(disclosure, e, sha);
         }
         MemoryAuditSink log = new MemoryAuditSink();
         AuditSink extra = settings.audit();
@@ -340,7 +345,7 @@ public final class ContractRunner {
             built = b.build();
         } catch (LuaException e) {
             // the libraries did not fit the memory limit: nothing ran
-            return compileFailure(e, sha);
+            return compileFailure(disclosure, e, sha);
         }
         try (Sandbox sb = built) {
             try {
@@ -355,33 +360,35 @@ public final class ContractRunner {
         List<AuditEvent> events = log.events();
         String output = contract.audit().output() ? printed.text() : null;
         JsonNode returned = null;
-        String problem = null;
+        JsonValues.NotConvertible problem = null;
         if (failure == null) {
             try {
                 returned = JsonValues.toJson(results.isEmpty() ? null : results.get(0));
             } catch (JsonValues.NotConvertible e) {
-                problem = e.getMessage();
+                problem = e;
             }
         }
-        return classify(contract, events, returned, problem, usage, sha, output);
+        return classify(contract, disclosure, events, returned, problem, usage, sha, output);
     }
 
     /**
      * The outcome of an input that fails the schema (null when it conforms). No Lua runs, so
      * there is no usage and no log.
      */
-    static Outcome malformed(Contract contract, JsonNode input, String sha) {
-        List<String> bad = contract.input().check(input);
-        String why = bad.isEmpty() ? null : "input does not match the contract's input schema: " + String.join("; ", bad);
-        if (why == null) {
+    static Outcome malformed(Contract contract, Disclosure d, JsonNode input, String sha) {
+        JsonSchema.Failures bad = contract.input().failures(input);
+        String why = null;
+        if (!bad.none()) {
+            why = d.schema("input does not match the contract's input schema", bad.messages(), bad.schemaPaths());
+        } else {
             try {
                 JsonValues.toJava(input, "input", 0);
             } catch (JsonValues.NotConvertible e) {
-                why = "input cannot enter the sandbox: " + e.getMessage();
+                why = d.notConvertible("input cannot enter the sandbox", e);
             }
         }
         return why == null ? null
-                : new Outcome(Category.MALFORMED_INPUT, null, null, why, NO_USAGE, List.of(), sha, null, null);
+                : new Outcome(Category.MALFORMED_INPUT, null, null, why, NO_USAGE, List.of(), sha, null, null, d.detail());
     }
 
     /**
@@ -389,21 +396,23 @@ public final class ContractRunner {
      * memory bound): no sandbox ran, so there is no log; {@link ContractLog} keeps the source so a
      * replay can compile it again.
      */
-    static Outcome compileFailure(LuaException e, String sha) {
+    static Outcome compileFailure(Disclosure d, LuaException e, String sha) {
         if (e instanceof LuaLimitException l) {
-            return new Outcome(Category.LIMIT, null, l.limit().label, "compiling the script: " + l.getMessage(), NO_USAGE,
-                    List.of(), sha, null, null);
+            return new Outcome(Category.LIMIT, null, d.limitLabel(l.limit().label),
+                    d.fixed("compiling the script: " + l.getMessage()), NO_USAGE, List.of(), sha, null, null, d.detail());
         }
-        return new Outcome(Category.LOGIC_ERROR, null, null, e.getMessage(), NO_USAGE, List.of(), sha, null, null);
+        int line = e instanceof dev.luavm.LuaSyntaxException se ? se.line() : -1;
+        return new Outcome(Category.LOGIC_ERROR, null, null, d.syntaxError(e.getMessage(), line), NO_USAGE, List.of(), sha,
+                null, null, d.detail());
     }
 
     /** Compiles {@code script} as a run would; the failure's outcome, or null when it compiles. */
-    static Outcome compileFailure(LuaVM vm, String chunkName, byte[] script) {
+    static Outcome compileFailure(LuaVM vm, Disclosure d, String chunkName, byte[] script) {
         try {
             vm.compile(chunkName, script);
             return null;
         } catch (LuaException e) {
-            return compileFailure(e, Digests.sha256(script));
+            return compileFailure(d, e, Digests.sha256(script));
         }
     }
 
@@ -419,59 +428,73 @@ public final class ContractRunner {
 
     /**
      * Classifies a run from its log (the blocked calls, how the run ended) and what it returned;
-     * the same function classifies a replayed run ({@link ContractReplay}), so both agree.
+     * the same function classifies a replayed run ({@link ContractReplay}), so both agree. The
+     * message says as much as the contract's {@code error_detail} lets it ({@link Disclosure}).
      *
      * @param returned the first result as JSON, for a run that returned; null otherwise
      * @param problem  why the first result has no JSON form, for a run that returned; else null
      */
-    static Outcome classify(Contract contract, List<AuditEvent> events, JsonNode returned, String problem, Usage usage,
-                            String sha, String output) {
-        List<String> blocked = new ArrayList<>();
+    static Outcome classify(Contract contract, Disclosure d, List<AuditEvent> events, JsonNode returned,
+                            JsonValues.NotConvertible problem, Usage usage, String sha, String output) {
+        ErrorDetail detail = d.detail();
+        List<String[]> blocked = new ArrayList<>();
         RunEnded end = null;
         for (AuditEvent e : events) {
             if (e instanceof HostCallEvent h && (h.verdict() == HostCallEvent.Verdict.DENIED
                     || h.verdict() == HostCallEvent.Verdict.FORBIDDEN)) {
-                blocked.add(h.function() + " " + h.verdict().name().toLowerCase() + " (" + h.reason() + ")");
+                blocked.add(new String[] {h.function(), h.verdict().name().toLowerCase(), h.reason()});
             }
             if (e instanceof RunEnded r) end = r;
         }
         if (end == null) {
-            return new Outcome(Category.LOGIC_ERROR, null, null, "the run has no end in its log", usage, events, sha, output, null);
+            return new Outcome(Category.LOGIC_ERROR, null, null, d.fixed("the run has no end in its log"), usage, events, sha,
+                    output, null, detail);
         }
         boolean returnedOk = end.outcome() == RunEnded.Outcome.OK;
         if (!blocked.isEmpty()) {
-            String then = !returnedOk ? "; the run then ended: " + end.error() : "; the script caught the refusal and returned";
-            return new Outcome(Category.BLOCKED_CAPABILITY, null, null, "blocked call: " + String.join(", ", blocked) + then,
-                    usage, events, sha, output, returned);
+            String then = !returnedOk ? "; the run then ended: " + ending(d, end) : "; the script caught the refusal and returned";
+            return new Outcome(Category.BLOCKED_CAPABILITY, null, null, d.blocked(blocked, then), usage, events, sha, output,
+                    returned, detail);
         }
         switch (end.outcome()) {
             case LIMIT:
-                return new Outcome(Category.LIMIT, null, end.limit(), end.error(), usage, events, sha, output, null);
+                return new Outcome(Category.LIMIT, null, d.limitLabel(end.limit()), ending(d, end), usage, events, sha, output,
+                        null, detail);
             case CANCELLED:
-                return new Outcome(Category.LIMIT, null, LuaLimitException.Limit.CANCELLED.label, end.error(), usage, events,
-                        sha, output, null);
+                return new Outcome(Category.LIMIT, null, d.limitLabel(LuaLimitException.Limit.CANCELLED.label), ending(d, end),
+                        usage, events, sha, output, null, detail);
             case ERROR:
-                return new Outcome(Category.LOGIC_ERROR, null, null, end.error(), usage, events, sha, output, null);
             case FAILED:
-                // the input was checked before the run, so what failed to convert is the result
-                return new Outcome(Category.BAD_OUTPUT, null, null, "the result cannot leave the sandbox: " + end.error(),
-                        usage, events, sha, output, null);
             case AUDIT_FAILED:
-                return new Outcome(Category.LOGIC_ERROR, null, null, "the audit log failed: " + end.error(), usage, events, sha,
-                        output, null);
+                Category c = end.outcome() == RunEnded.Outcome.FAILED ? Category.BAD_OUTPUT : Category.LOGIC_ERROR;
+                return new Outcome(c, null, null, ending(d, end), usage, events, sha, output, null, detail);
             default:
                 break;
         }
         if (returned == null) {
-            return new Outcome(Category.BAD_OUTPUT, null, null, "the result is not JSON: " + problem, usage, events, sha, output, null);
+            return new Outcome(Category.BAD_OUTPUT, null, null, d.notConvertible("the result is not JSON", problem), usage,
+                    events, sha, output, null, detail);
         }
-        List<String> bad = contract.output().check(returned);
-        if (!bad.isEmpty()) {
+        JsonSchema.Failures bad = contract.output().failures(returned);
+        if (!bad.none()) {
             return new Outcome(Category.BAD_OUTPUT, null, null,
-                    "the result does not match the contract's output schema: " + String.join("; ", bad),
-                    usage, events, sha, output, returned);
+                    d.schema("the result does not match the contract's output schema", bad.messages(), bad.schemaPaths()),
+                    usage, events, sha, output, returned, detail);
         }
-        return new Outcome(Category.OK, returned, null, null, usage, events, sha, output, returned);
+        return new Outcome(Category.OK, returned, null, null, usage, events, sha, output, returned, detail);
+    }
+
+    /** How a run that did not return ended, as {@code d} lets it say. */
+    private static String ending(Disclosure d, RunEnded end) {
+        return switch (end.outcome()) {
+            case LIMIT -> d.limit(end.limit(), end.error());
+            case CANCELLED -> d.limit(LuaLimitException.Limit.CANCELLED.label, end.error());
+            case ERROR -> d.luaError(end.error());
+            // the input was checked before the run, so what failed to convert is the result
+            case FAILED -> d.described("the result cannot leave the sandbox", end.error());
+            case AUDIT_FAILED -> d.described("the audit log failed", end.error());
+            default -> d.fixed("returned");
+        };
     }
 
     /** Keeps what the script prints, up to the output limit (which the sandbox enforces too). */

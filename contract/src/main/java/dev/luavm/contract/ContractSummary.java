@@ -47,6 +47,7 @@ public final class ContractSummary {
         if (c.filesystem() != null) row(out, "files", mounts(c.filesystem()));
         row(out, "forbidden", c.forbidden().isEmpty() ? "nothing" : String.join(", ", c.forbidden()));
         row(out, "data boundary", c.dataBoundary() == null ? "(not stated)" : c.dataBoundary());
+        row(out, "error detail", c.errorDetail().label);
         ContractLimits l = c.limits();
         row(out, "limits", "gas " + String.format(java.util.Locale.ROOT, "%,d", l.gas()) + ", memory " + size(l.memoryBytes()) + ", time " + duration(l.time())
                 + ", output " + size(l.outputBytes()) + ", depth " + l.depth());
@@ -129,6 +130,11 @@ public final class ContractSummary {
         out.add("holds at most " + size(l.memoryBytes()) + " of memory and prints at most " + size(l.outputBytes()));
         out.add("rejects any input that does not match the input schema, before it runs");
         out.add("never releases a result that does not match the output schema");
+        out.add(switch (c.errorDetail()) {
+            case NONE -> "a failed run says only its category; no outcome shows usage figures";
+            case LOCATION -> "a failed run says where and what kind of failure, never the script's own text; no outcome shows usage figures";
+            case FULL -> "a failed run says everything the runtime says, and outcomes show usage figures";
+        });
         if (!c.audit().results()) out.add("runs cannot be replayed from the log (host-call results are not kept)");
         out.add(c.rollback() == Rollback.MANUAL_REVIEW
                 ? "a failed run is marked for manual review, never silently changed"

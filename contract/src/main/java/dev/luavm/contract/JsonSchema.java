@@ -70,6 +70,34 @@ public final class JsonSchema {
         return messages(schema.validate(value));
     }
 
+    /**
+     * How {@code value} fails the schema, in two forms: the validator's messages (as
+     * {@link #check}; they quote the value's keys and values) and the schema locations that
+     * failed ({@code #/properties/amount/type}, {@code #/additionalProperties}), each once, sorted:
+     * words of the schema only, never of the value. Both empty when it conforms.
+     */
+    Failures failures(JsonNode value) {
+        List<Error> errors = schema.validate(value);
+        java.util.TreeSet<String> paths = new java.util.TreeSet<>();
+        for (Error e : errors) paths.add(String.valueOf(e.getSchemaLocation()));
+        List<String> shown = new ArrayList<>();
+        for (String p : paths) {
+            if (shown.size() == MAX_ERRORS) {
+                shown.add("(" + (paths.size() - MAX_ERRORS) + " more)");
+                break;
+            }
+            shown.add(p);
+        }
+        return new Failures(messages(errors), shown);
+    }
+
+    /** The messages and the schema locations of a value's failures ({@link #failures}). */
+    record Failures(List<String> messages, List<String> schemaPaths) {
+        boolean none() {
+            return messages.isEmpty();
+        }
+    }
+
     private static List<String> messages(List<Error> errors) {
         List<String> out = new ArrayList<>();
         for (Error e : errors) {

@@ -24,10 +24,21 @@ final class JsonValues {
 
     private JsonValues() {}
 
-    /** Thrown when a value has no JSON (or Lua) form; the message says where and why. */
+    /**
+     * Thrown when a value has no JSON (or Lua) form. The message says where and why (the path
+     * names the value's keys, which may be data); {@link #kind()} says only why, in fixed words.
+     */
     static final class NotConvertible extends Exception {
-        NotConvertible(String message) {
+        private final String kind;
+
+        NotConvertible(String message, String kind) {
             super(message, null, false, false);
+            this.kind = kind;
+        }
+
+        /** Why, without where: fixed text ("a table that contains itself"). */
+        String kind() {
+            return kind;
         }
     }
 
@@ -40,8 +51,8 @@ final class JsonValues {
     }
 
     private static Object toJava(JsonNode n, String at, int depth, long[] count) throws NotConvertible {
-        if (++count[0] > MAX_VALUES) throw new NotConvertible("more than " + MAX_VALUES + " values");
-        if (depth > MAX_DEPTH) throw new NotConvertible(at + ": nested more than " + MAX_DEPTH + " levels");
+        if (++count[0] > MAX_VALUES) throw new NotConvertible("more than " + MAX_VALUES + " values", "more than " + MAX_VALUES + " values");
+        if (depth > MAX_DEPTH) throw new NotConvertible(at + ": nested more than " + MAX_DEPTH + " levels", "nested more than " + MAX_DEPTH + " levels");
         if (n.isObject()) {
             Map<String, Object> m = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
@@ -56,7 +67,7 @@ final class JsonValues {
             return l;
         }
         if (n.isIntegralNumber()) {
-            if (!n.canConvertToLong()) throw new NotConvertible(at + ": integer " + n.asText() + " does not fit in 64 bits");
+            if (!n.canConvertToLong()) throw new NotConvertible(at + ": integer " + n.asText() + " does not fit in 64 bits", "an integer that does not fit in 64 bits");
             return n.longValue();
         }
         if (n.isNumber()) return n.doubleValue();
@@ -71,17 +82,17 @@ final class JsonValues {
     }
 
     private static JsonNode toJson(Object v, String at, int depth, IdentityHashMap<Object, Boolean> open) throws NotConvertible {
-        if (depth > MAX_DEPTH) throw new NotConvertible(at + " is nested more than " + MAX_DEPTH + " levels");
+        if (depth > MAX_DEPTH) throw new NotConvertible(at + " is nested more than " + MAX_DEPTH + " levels", "nested more than " + MAX_DEPTH + " levels");
         if (v == null) return NODES.nullNode();
         if (v instanceof Boolean b) return NODES.booleanNode(b);
         if (v instanceof Long l) return NODES.numberNode(l);
         if (v instanceof Double d) {
-            if (d.isNaN() || d.isInfinite()) throw new NotConvertible(at + " is " + d + ", which JSON cannot hold");
+            if (d.isNaN() || d.isInfinite()) throw new NotConvertible(at + " is " + d + ", which JSON cannot hold", "NaN or an infinity, which JSON cannot hold");
             return NODES.numberNode(d);
         }
         if (v instanceof String s) return NODES.textNode(s);
-        if (v instanceof byte[]) throw new NotConvertible(at + " is a string that is not UTF-8 text");
-        if (open.put(v, Boolean.TRUE) != null) throw new NotConvertible(at + " contains itself");
+        if (v instanceof byte[]) throw new NotConvertible(at + " is a string that is not UTF-8 text", "a string that is not UTF-8 text");
+        if (open.put(v, Boolean.TRUE) != null) throw new NotConvertible(at + " contains itself", "a table that contains itself");
         try {
             if (v instanceof List<?> list) {
                 ArrayNode a = NODES.arrayNode(list.size());
@@ -92,7 +103,8 @@ final class JsonValues {
                 ObjectNode o = NODES.objectNode();
                 for (Map.Entry<?, ?> e : map.entrySet()) {
                     if (!(e.getKey() instanceof String k)) {
-                        throw new NotConvertible(at + " has the key " + describeKey(e.getKey()) + "; JSON object keys are strings");
+                        throw new NotConvertible(at + " has the key " + describeKey(e.getKey()) + "; JSON object keys are strings",
+                                "a key that is not a string in a table that is not a sequence");
                     }
                     o.set(k, toJson(e.getValue(), at + "." + k, depth + 1, open));
                 }
@@ -102,7 +114,7 @@ final class JsonValues {
             open.remove(v);
         }
         String what = v instanceof dev.luavm.LuaHandle ? "a function or coroutine" : "a host object";
-        throw new NotConvertible(at + " is " + what + ", which JSON cannot hold");
+        throw new NotConvertible(at + " is " + what + ", which JSON cannot hold", what + ", which JSON cannot hold");
     }
 
     private static String describeKey(Object k) {

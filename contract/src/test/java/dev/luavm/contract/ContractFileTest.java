@@ -144,7 +144,7 @@ class ContractFileTest {
     void librariesAreAListOfNames() {
         assertError(bad("libraries: base"), 5, "libraries", "expected a list");
         assertError(bad("libraries: [base, base]"), 5, "libraries[1]", "listed twice");
-        assertError(bad("libraries: [base, 'io.*']"), 5, "libraries[1]", "not a bundle name");
+        assertError(bad("libraries: [base, 'io.*']"), 5, "libraries[1]", "'io.*' is not a library bundle a contract may grant");
         assertError(bad("libraries: [base, 5]"), 5, "libraries[1]", "expected text");
         assertEquals(java.util.List.of(), parse("libraries: []").libraries());
     }

@@ -113,7 +113,7 @@ class ContractRunTest {
 
     @Test
     void malformedInputIsRejectedBeforeAnyLuaRuns() {
-        Outcome o = run(runner(), "lookup('x') return {value = 'v'}", "{\"n\": \"three\"}");
+        Outcome o = run(runner("error_detail: full"), "lookup('x') return {value = 'v'}", "{\"n\": \"three\"}");
         assertEquals(Category.MALFORMED_INPUT, o.category());
         assertTrue(o.message().contains("required property 'name' not found"), o.message());
         assertTrue(o.message().contains("/n: string found, integer expected"), o.message());
@@ -124,11 +124,11 @@ class ContractRunTest {
         assertEquals(Category.MALFORMED_INPUT, run(runner(), ECHO, "[1, 2]").category());
         assertEquals(Category.MALFORMED_INPUT, run(runner(), ECHO, "{\"name\": \"x\", \"n\": 123456789012345678901234567890}").category());
         String deep = "{\"name\": \"x\", \"deep\": " + "[".repeat(150) + "]".repeat(150) + "}";
-        Outcome tooDeep = run(runner(), ECHO, deep);
+        Outcome tooDeep = run(runner("error_detail: full"), ECHO, deep);
         assertEquals(Category.MALFORMED_INPUT, tooDeep.category());
         assertTrue(tooDeep.message().contains("nested more than 100 levels"), tooDeep.message());
         String wide = "{\"name\": \"x\", \"wide\": [" + "0,".repeat(1_000_001) + "0]}";
-        Outcome tooWide = run(runner(), ECHO, wide);
+        Outcome tooWide = run(runner("error_detail: full"), ECHO, wide);
         assertEquals(Category.MALFORMED_INPUT, tooWide.category());
         assertTrue(tooWide.message().contains("more than 1000000 values"), tooWide.message());
     }
@@ -171,7 +171,7 @@ class ContractRunTest {
 
     @Test
     void aForbiddenCallIsBlockedCapabilityEvenWhenCaught() {
-        ContractRunner r = runner("functions: [lookup, {name: fetch, safety: forbidden}]");
+        ContractRunner r = runner("functions: [lookup, {name: fetch, safety: forbidden}]", "error_detail: full");
         Outcome o = run(r, "local ok, err = pcall(fetch, 'http://x') return {value = tostring(ok) .. ' ' .. err}", "{\"name\": \"a\"}");
         assertEquals(Category.BLOCKED_CAPABILITY, o.category());
         assertTrue(o.message().contains("fetch forbidden"), o.message());
@@ -217,13 +217,13 @@ class ContractRunTest {
 
     @Test
     void aLuaErrorIsLogicError() {
-        Outcome o = run(runner(), "local input = ... return {value = input.missing.field}", "{\"name\": \"a\"}");
+        Outcome o = run(runner("error_detail: full"), "local input = ... return {value = input.missing.field}", "{\"name\": \"a\"}");
         assertEquals(Category.LOGIC_ERROR, o.category());
         assertTrue(o.message().startsWith("job.lua:1: attempt to index a nil value (field 'missing')"), o.message());
-        Outcome syntax = run(runner(), "return {", "{\"name\": \"a\"}");
+        Outcome syntax = run(runner("error_detail: full"), "return {", "{\"name\": \"a\"}");
         assertEquals(Category.LOGIC_ERROR, syntax.category());
         assertEquals("job.lua:1: unexpected symbol near <eof>", syntax.message());
-        Outcome hostFail = run(runner("functions: [fail]"), "fail()", "{\"name\": \"a\"}");
+        Outcome hostFail = run(runner("functions: [fail]", "error_detail: full"), "fail()", "{\"name\": \"a\"}");
         assertEquals(Category.LOGIC_ERROR, hostFail.category());
         assertTrue(hostFail.message().contains("backend down"), hostFail.message());
     }
@@ -231,25 +231,26 @@ class ContractRunTest {
     @Test
     void aResultOffTheSchemaIsWithheldAsBadOutput() {
         String in = "{\"name\": \"a\"}";
-        Outcome wrongType = run(runner(), "return {value = 42}", in);
+        ContractRunner full = runner("error_detail: full");
+        Outcome wrongType = run(full, "return {value = 42}", in);
         assertEquals(Category.BAD_OUTPUT, wrongType.category());
         assertNull(wrongType.result());
         assertTrue(wrongType.message().contains("/value: integer found, string expected"), wrongType.message());
-        Outcome extra = run(runner(), "return {value = 'v', debug = 'leak'}", in);
+        Outcome extra = run(full, "return {value = 'v', debug = 'leak'}", in);
         assertEquals(Category.BAD_OUTPUT, extra.category());
         assertTrue(extra.message().contains("'debug'"), extra.message());
-        assertEquals(Category.BAD_OUTPUT, run(runner(), "return nil", in).category());
-        assertEquals(Category.BAD_OUTPUT, run(runner(), "", in).category());
-        Outcome fn = run(runner(), "return {value = print}", in);
+        assertEquals(Category.BAD_OUTPUT, run(full, "return nil", in).category());
+        assertEquals(Category.BAD_OUTPUT, run(full, "", in).category());
+        Outcome fn = run(full, "return {value = print}", in);
         assertEquals(Category.BAD_OUTPUT, fn.category());
         assertTrue(fn.message().contains("result.value is a function or coroutine"), fn.message());
-        Outcome nan = run(runner(), "return {value = 0/0}", in);
+        Outcome nan = run(full, "return {value = 0/0}", in);
         assertTrue(nan.message().contains("JSON cannot hold"), nan.message());
-        Outcome keys = run(runner(), "return {value = 'v', [2] = 1}", in);
+        Outcome keys = run(full, "return {value = 'v', [2] = 1}", in);
         assertTrue(keys.message().contains("has the key 2"), keys.message());
-        Outcome bytes = run(runner(), "return {value = '\\255'}", in);
+        Outcome bytes = run(full, "return {value = '\\255'}", in);
         assertTrue(bytes.message().contains("not UTF-8"), bytes.message());
-        Outcome cycle = run(runner(), "local t = {} t.value = t return t", in);
+        Outcome cycle = run(full, "local t = {} t.value = t return t", in);
         assertEquals(Category.BAD_OUTPUT, cycle.category(), cycle.message());
     }
 
