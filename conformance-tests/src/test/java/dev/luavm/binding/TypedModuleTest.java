@@ -198,7 +198,7 @@ class TypedModuleTest {
                 false\tbad argument #1 to 'invoice.numbers' (value out of range (-2147483648..2147483647))
                 false\tbad argument #1 to 'invoice.numbers' (number has no integer representation)
                 false\tbad argument #8 to 'invoice.numbers' (boolean expected, got no value)
-                false\tbad argument #3 to 'invoice.create' (invalid option 'LOST')
+                false\tbad argument #3 to 'invoice.create' (invalid option 'LOST'; expected one of 'DRAFT', 'SENT', 'PAID')
                 """, out);
         // without pcall the position of the call is in the message, as in PUC
         LuaScriptException e = assertThrows(LuaScriptException.class,

@@ -30,6 +30,18 @@ final class BadValue extends Exception {
         return where.isEmpty() ? problem : where + ": " + problem;
     }
 
+    /** Longest script-given text quoted in a message, before "...". */
+    static final int MAX_QUOTED = 40;
+
+    /**
+     * {@code 'text'}, cut to {@value #MAX_QUOTED} characters: a message quotes what the script
+     * gave (an enum name, a field name, a key), and a megabyte of it must not become a megabyte
+     * of message.
+     */
+    static String quote(String text) {
+        return "'" + (text.length() <= MAX_QUOTED ? text : text.substring(0, MAX_QUOTED) + "...") + "'";
+    }
+
     static BadValue expected(String luaType, Object got) {
         return new BadValue(luaType + " expected, got " + TypeAdapter.luaTypeOf(got));
     }

@@ -69,9 +69,11 @@ final class Containers {
 
         @Override
         Object in(Object v, Crossing call) throws BadValue {
+            Object prior = call.convertedIn(this, v);
+            if (prior != null) return prior;
             call.enter();
             try {
-                return inNested(v, call);
+                return call.rememberIn(this, v, inNested(v, call));
             } finally {
                 call.leave();
             }
@@ -95,11 +97,13 @@ final class Containers {
 
         @Override
         Object out(Object v, Crossing call) throws BadValue {
-            call.enter();
+            Object prior = call.convertedOut(this, v);
+            if (prior != null) return prior;
+            call.enter(v);
             try {
-                return outNested(v, call);
+                return call.rememberOut(this, v, outNested(v, call));
             } finally {
-                call.leave();
+                call.leave(v);
             }
         }
 
@@ -133,9 +137,11 @@ final class Containers {
 
         @Override
         Object in(Object v, Crossing call) throws BadValue {
+            Object prior = call.convertedIn(this, v);
+            if (prior != null) return prior;
             call.enter();
             try {
-                return inNested(v, call);
+                return call.rememberIn(this, v, inNested(v, call));
             } finally {
                 call.leave();
             }
@@ -165,17 +171,20 @@ final class Containers {
             try {
                 out.put(jk, value.in(v, call));
             } catch (BadValue e) {
-                throw e.inside("[" + (k instanceof String s ? "'" + s + "'" : String.valueOf(k)) + "]");
+                throw e.inside("[" + (k instanceof String s ? BadValue.quote(s) : k instanceof Number || k instanceof Boolean
+                        ? String.valueOf(k) : TypeAdapter.luaTypeOf(k)) + "]");
             }
         }
 
         @Override
         Object out(Object v, Crossing call) throws BadValue {
-            call.enter();
+            Object prior = call.convertedOut(this, v);
+            if (prior != null) return prior;
+            call.enter(v);
             try {
-                return outNested(v, call);
+                return call.rememberOut(this, v, outNested(v, call));
             } finally {
-                call.leave();
+                call.leave(v);
             }
         }
 

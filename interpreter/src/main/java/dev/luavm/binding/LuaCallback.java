@@ -6,8 +6,10 @@ import java.util.List;
  * A Lua function passed to a {@link LuaFunction} method, callable from Java during that call:
  * arguments are converted to Lua and results back to Java as host calls convert them, and the
  * call is charged to the script. A Lua error raised by the function propagates through the method
- * to the script. Valid only while the host call that received it runs (afterwards it throws
- * {@link IllegalStateException}). Methods may also take {@code java.util.function} types
+ * to the script. Valid only while the host call that received it runs, and on its thread: kept
+ * and called later (in another host call, after the run, after the sandbox closed) or from
+ * another thread, it throws {@link IllegalStateException} saying so, and a module method that
+ * lets that exception through gives the script its message. Methods may also take {@code java.util.function} types
  * ({@code Function}, {@code Predicate}, ...) for Lua functions, converted by their type arguments.
  */
 public interface LuaCallback {

@@ -218,19 +218,23 @@ public final class ModuleBinder {
             Object r;
             try {
                 r = target.invokeExact(args);
-            } catch (Callbacks.CallbackResultException e) {
+            } catch (Callbacks.CallbackResultException | Crossing.StaleCallbackException e) {
                 throw new HostFunctionException(e.getMessage());
             } catch (Exception | Error e) {
                 throw e;
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
+            } finally {
+                x.end();
             }
             if (isVoid) return Results.none();
             if (r == null || result == null) return r;
             try {
                 return result.out(r, x);
             } catch (BadValue e) {
-                throw new IllegalStateException(path + " returned a value that cannot cross into Lua: " + e.describe());
+                // the host's value, not the script's: the script learns which function and why, never a Java class
+                throw new HostFunctionException("host function '" + path + "' returned a value that cannot cross into Lua ("
+                        + e.describe() + ")");
             }
         }
     }

@@ -53,9 +53,11 @@ final class RecordAdapter extends TypeAdapter {
 
     @Override
     Object in(Object v, Crossing call) throws BadValue {
+        Object prior = call.convertedIn(this, v);
+        if (prior != null) return prior;
         call.enter();
         try {
-            return inNested(v, call);
+            return call.rememberIn(this, v, inNested(v, call));
         } finally {
             call.leave();
         }
@@ -69,7 +71,8 @@ final class RecordAdapter extends TypeAdapter {
         call.chargeGas(components.size() + m.size());
         for (Object k : m.keySet()) {
             if (!(k instanceof String s) || !index.containsKey(s)) {
-                throw new BadValue("unknown field " + (k instanceof String s ? "'" + s + "'" : "[" + k + "]")
+                throw new BadValue("unknown field " + (k instanceof String s ? BadValue.quote(s)
+                        : "[" + (k instanceof Number || k instanceof Boolean ? String.valueOf(k) : TypeAdapter.luaTypeOf(k)) + "]")
                         + " (fields: " + fieldNames() + ")");
             }
         }
@@ -102,11 +105,13 @@ final class RecordAdapter extends TypeAdapter {
 
     @Override
     Object out(Object v, Crossing call) throws BadValue {
-        call.enter();
+        Object prior = call.convertedOut(this, v);
+        if (prior != null) return prior;
+        call.enter(v);
         try {
-            return outNested(v, call);
+            return call.rememberOut(this, v, outNested(v, call));
         } finally {
-            call.leave();
+            call.leave(v);
         }
     }
 

@@ -96,13 +96,44 @@ final class Scalars {
 
         @Override
         Object in(Object v, Crossing call) throws BadValue {
-            if (v instanceof Number n) return n.floatValue();
-            throw BadValue.expected("number", v);
+            if (!(v instanceof Number n)) throw BadValue.expected("number", v);
+            double d = n.doubleValue();
+            // a finite number beyond the float range would silently become an infinity
+            if (Double.isFinite(d) && Math.abs(d) > Float.MAX_VALUE) throw new BadValue("value out of range for a float");
+            return n.floatValue();
         }
 
         @Override
         Object out(Object v, Crossing call) {
             return v;
+        }
+    };
+
+    /** A Java {@code char}: a Lua string of exactly one character (one UTF-16 unit, so in the Basic Multilingual Plane). */
+    static final TypeAdapter CHAR = new TypeAdapter() {
+        @Override
+        String luaType() {
+            return "string";
+        }
+
+        @Override
+        String shape() {
+            return "one character";
+        }
+
+        @Override
+        Object in(Object v, Crossing call) throws BadValue {
+            String s = (String) STRING.in(v, call);
+            if (s.length() == 1) return s.charAt(0);
+            if (s.codePointCount(0, s.length()) == 1) {
+                throw new BadValue("a character outside the Basic Multilingual Plane does not fit a Java char");
+            }
+            throw new BadValue("one character expected, got " + (s.isEmpty() ? "an empty string" : s.length() + " characters"));
+        }
+
+        @Override
+        Object out(Object v, Crossing call) {
+            return String.valueOf((char) (Character) v);
         }
     };
 
@@ -207,7 +238,7 @@ final class Scalars {
         Object in(Object v, Crossing call) throws BadValue {
             String s = (String) STRING.in(v, call);
             Object c = byName.get(s);
-            if (c == null) throw new BadValue("invalid option '" + s + "'");
+            if (c == null) throw new BadValue("invalid option " + BadValue.quote(s) + "; expected " + shape());
             return c;
         }
 

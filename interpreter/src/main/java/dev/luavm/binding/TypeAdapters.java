@@ -25,9 +25,10 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code boolean}; {@code long}, {@code int}, {@code short}, {@code byte} (Lua integers,
  *       range-checked; a float with an integral value is accepted, as Lua's own functions do);
- *       {@code double}, {@code float}; and their boxes;</li>
+ *       {@code double}, {@code float} (a finite number beyond the float range is refused, never
+ *       made an infinity); {@code char} (a string of one character); and their boxes;</li>
  *   <li>{@code String} (UTF-8), {@code byte[]} (the string's bytes), enums (by constant name,
- *       {@code invalid option 'x'} otherwise);</li>
+ *       exactly: {@code invalid option 'x'; expected one of 'A', 'B'} otherwise);</li>
  *   <li>{@code List<T>} (a sequence), {@code Map<K, V>}, records (a table of named fields, public
  *       or not: absent fields are null, or empty for {@code Optional}, except primitives; unknown
  *       fields are refused), {@code Optional<T>} (nil is empty);</li>
@@ -70,6 +71,7 @@ final class TypeAdapters {
         if (raw == byte.class || raw == Byte.class) return new Scalars.IntegerAdapter(Byte.MIN_VALUE, Byte.MAX_VALUE, l -> Byte.valueOf((byte) l));
         if (raw == double.class || raw == Double.class) return Scalars.DOUBLE;
         if (raw == float.class || raw == Float.class) return Scalars.FLOAT;
+        if (raw == char.class || raw == Character.class) return Scalars.CHAR;
         if (raw == String.class || raw == CharSequence.class) return Scalars.STRING;
         if (raw == byte[].class) return Scalars.BYTES;
         if (raw == Object.class) return Scalars.ANY;
