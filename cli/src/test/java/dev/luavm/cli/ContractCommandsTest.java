@@ -72,8 +72,8 @@ class ContractCommandsTest {
     }
 
     @Test
-    void aContractGrantingIoOrOsExitDoesNotLoad() throws IOException {
-        for (String lib : new String[] {"io", "os.exit", "debug, package, io"}) {
+    void aContractGrantingOsExitOrDocsDoesNotLoad() throws IOException {
+        for (String lib : new String[] {"os.exit", "docs", "debug, package, io, os.exit"}) {
             Path c = file("c.yaml", Files.readString(Path.of(CONTRACT)).replace("libraries: [base, string, table, math]",
                     "libraries: [base, string, table, math, " + lib + "]"));
             MainTest.Outcome o = luavm("contract", "check", c.toString());
@@ -81,6 +81,12 @@ class ContractCommandsTest {
             assertTrue(o.err().contains("is not a library bundle a contract may grant"), o.err());
             assertEquals(2, luavm("run", "--contract", c.toString(), "--input", INPUT, SCRIPT).status());
         }
+        // nor does the MCP server serve one: the list is checked when the contract loads
+        Path exiting = file("exit.yaml", Files.readString(Path.of(CONTRACT)).replace("libraries: [base, string, table, math]",
+                "libraries: [base, os.exit]"));
+        MainTest.Outcome mcp = luavm("mcp", "--contract", exiting.toString());
+        assertEquals(1, mcp.status(), mcp.err());
+        assertTrue(mcp.err().contains("libraries[1]: 'os.exit' is not a library bundle a contract may grant"), mcp.err());
         Path exit = file("exit.lua", "os.exit(0)\n");
         Path withOs = file("os.yaml", Files.readString(Path.of(CONTRACT)).replace("libraries: [base, string, table, math]",
                 "libraries: [base, string, table, math, os]"));

@@ -46,13 +46,15 @@ public final class Contract {
     public static final int MAX_BYTES = 1 << 20;
 
     /**
-     * The library bundles a contract may grant, and nothing else: {@code io} (the sandbox's
-     * input and output streams), {@code os.exit} (ends the run with a status of the script's
-     * choosing) and {@code docs} are refused when the contract loads. {@code standard} is base,
-     * coroutine, string, table, math, utf8 and os.
+     * The library bundles a contract may grant, and nothing else: {@code os.exit} (ends the run
+     * with a status of the script's choosing) and {@code docs} are refused when the contract
+     * loads. {@code standard} is base, coroutine, string, table, math, utf8 and os. Under a
+     * contract {@code io} has no standard input (the script's input is its argument), its
+     * {@code stdout} and {@code stderr} are where {@code print} writes, and its files are the
+     * {@code filesystem:} section's mounts.
      */
     public static final java.util.List<String> LIBRARIES = java.util.List.of("base", "coroutine", "string", "table", "math",
-            "utf8", "os", "package", "debug", "standard");
+            "utf8", "os", "io", "package", "debug", "standard");
 
     private final String file;
     private final String purpose;

@@ -275,8 +275,8 @@ final class ContractReader {
             String lib = libs.get(i);
             if (!Contract.LIBRARIES.contains(lib)) {
                 String why = switch (lib) {
-                    case "io" -> " (it reads the host's input stream, which no input schema checks)";
                     case "os.exit" -> " (a contracted script ends by returning; a call to os.exit is a call to nil)";
+                    case "docs" -> " (it describes the host to an agent writing code, not to a script written in advance)";
                     default -> "";
                 };
                 throw error("libraries[" + i + "]", "'" + lib + "' is not a library bundle a contract may grant" + why

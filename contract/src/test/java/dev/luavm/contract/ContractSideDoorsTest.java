@@ -58,21 +58,35 @@ class ContractSideDoorsTest {
 
     @Test
     void aContractGrantsOnlyTheDocumentedLibraries() {
-        for (String lib : List.of("io", "os.exit", "docs", "files", "work")) {
+        for (String lib : List.of("os.exit", "docs", "files", "work", "none")) {
             ContractException e = assertThrows(ContractException.class,
                     () -> Contract.parse("c.yaml", TestHost.contract("libraries: [base, " + lib + "]")), lib);
             assertEquals("libraries[1]", e.field());
             assertEquals(5, e.line());
             assertTrue(e.problem().startsWith("'" + lib + "' is not a library bundle a contract may grant"), e.getMessage());
             assertTrue(e.problem().endsWith("the bundles a contract may grant: base, coroutine, string, table, math, utf8, os, "
-                    + "package, debug, standard"), e.getMessage());
+                    + "io, package, debug, standard"), e.getMessage());
         }
         // every one on the list loads and binds
         Contract c = Contract.parse("c.yaml", TestHost.contract("libraries: [" + String.join(", ", Contract.LIBRARIES) + "]"));
         assertEquals(Contract.LIBRARIES, c.libraries());
         Outcome o = run(c.bind(host.registry()),
-                "return {value = type(io) .. type(os.exit) .. type(os.clock) .. type(debug) .. type(require)}");
-        assertEquals("nilnilfunctiontablefunction", o.result().path("value").asText(), o.message());
+                "return {value = type(docs) .. type(os.exit) .. type(os.clock) .. type(debug) .. type(require) .. type(io.write)}");
+        assertEquals("nilnilfunctiontablefunctionfunction", o.result().path("value").asText(), o.message());
+    }
+
+    @Test
+    void ioUnderAContractReadsNoHostInputAndWritesWherePrintDoes() {
+        ContractRunner r = runner("libraries: [base, io, string]", "error_detail: full");
+        Outcome o = run(r, "io.write('a') io.stderr:write('b') io.stdout:write('c') print('d') "
+                + "return {value = tostring(io.stdin) .. ' ' .. tostring(pcall(io.read))}");
+        assertEquals(Category.OK, o.category(), o.message());
+        assertEquals("abcd\n", o.output());
+        assertTrue(o.result().path("value").asText().startsWith("nil "), o.result().toString());
+        // stderr counts against the output limit like the rest
+        Outcome flood = run(r, "while true do io.stderr:write(('x'):rep(100)) end");
+        assertEquals(Category.LIMIT, flood.category());
+        assertEquals("output", flood.limit());
     }
 
     @Test
