@@ -60,6 +60,7 @@ final class Disclosure {
         this.lines = n;
         this.functions = new java.util.HashSet<>();
         for (FunctionRule f : contract.functions()) functions.add(f.name());
+        for (ModuleRule m : contract.modules()) for (FunctionRule f : m.functions()) functions.add(f.name());
     }
 
     ErrorDetail detail() {
