@@ -55,12 +55,10 @@ final class Snapshots {
      * bounded like a run's (its gas and time limits, on a meter of its own: the sandbox's usage
      * starts at zero); the memory is the sandbox's.
      */
-    static StateReader.Paused restore(Sandbox sb, LuaVM vm, byte[] snapshot) {
-        StateReader.Paused paused = read(sb, vm, snapshot);
-        if (paused != null) {
+    static void restore(Sandbox sb, LuaVM vm, byte[] snapshot) {
+        if (read(sb, vm, snapshot) != null) {
             throw new LuaSnapshotException("the snapshot holds a paused run: LuaVM.resume continues it");
         }
-        return null;
     }
 
     /** Reads the snapshot of a paused run into {@code sb} (see {@link #read}); the paused run, for the caller to continue. */

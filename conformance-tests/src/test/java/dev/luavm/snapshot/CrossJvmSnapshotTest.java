@@ -111,6 +111,27 @@ class CrossJvmSnapshotTest {
         """,
     };
 
+    /** A run that pauses at a host call inside a coroutine, with a pcall and a metamethod frame under it. */
+    static final String PAUSING = """
+            local log = {}
+            local T = setmetatable({}, {__index = function(t, k)
+              local ok, answer = pcall(approve, k, #log)
+              log[#log + 1] = k .. '=' .. tostring(answer)
+              return answer
+            end})
+            local co = coroutine.wrap(function(n)
+              local s = 0
+              for i = 1, n do s = s + i * 0.5 end
+              print('before', s, math.random(100))
+              local a = T.refund
+              print('after', a, s, math.random(100))
+              return a .. ':' .. s
+            end)
+            local r = co(10)
+            print(r, table.concat(log, ','), tostring({}))
+            return r
+            """;
+
     @TempDir
     Path dir;
 
@@ -127,6 +148,25 @@ class CrossJvmSnapshotTest {
         assertEquals(straight, restored);
         assertTrue(text.contains("55,89,144,233,377"), text);
         assertTrue(text.contains("$20.00\ttrue\t$20.05"), text);
+    }
+
+    @Test
+    void aRunPausedInOneJvmResumesInAnother() throws Exception {
+        Path snap = dir.resolve("paused.luavm");
+        String paused = child("pause", snap.toString());
+        assertTrue(paused.startsWith("paused at approve [refund, 0]"), paused);
+        String before = new String(Base64.getDecoder().decode(paused.substring(paused.indexOf("output=") + 7)),
+                StandardCharsets.UTF_8);
+        String resumed = child("resume-paused", snap.toString());
+        String straight = child("straight-paused");
+        String after = new String(Base64.getDecoder().decode(resumed.substring(resumed.indexOf("output=") + 7)),
+                StandardCharsets.UTF_8);
+        String all = new String(Base64.getDecoder().decode(straight.substring(straight.indexOf("output=") + 7)),
+                StandardCharsets.UTF_8);
+        System.out.println("[snapshot] paused in one JVM:\n" + before + "resumed in another:\n" + after + resumed.substring(0,
+                resumed.indexOf(" output=")));
+        assertEquals(all, before + after);
+        assertEquals(straight.substring(0, straight.indexOf(" output=")), resumed.substring(0, resumed.indexOf(" output=")));
     }
 
     static String child(String... args) throws Exception {

@@ -25,7 +25,16 @@ public final class SnapshotChild {
         return vm.sandbox().capabilities(Capabilities.standard()).limits(Limits.defaults()).virtualTime(T0);
     }
 
+    /** A grant a policy pauses at ({@code pause}) or that answers straight away ({@code straight-paused}). */
+    static Capabilities approvals(Object answer) {
+        return Capabilities.standard().toBuilder().declare("approve", "asks a human").unsafe().grant(call -> answer).build();
+    }
+
     public static void main(String[] args) throws Exception {
+        if (args[0].endsWith("paused") || args[0].equals("pause")) {
+            paused(args);
+            return;
+        }
         LuaVM vm = LuaVM.create();
         Sandbox sb;
         switch (args[0]) {
@@ -51,5 +60,40 @@ public final class SnapshotChild {
         }
         line.append("output=").append(Base64.getEncoder().encodeToString(out.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         System.out.println(line);
+    }
+
+    /**
+     * {@code pause FILE}: runs {@link CrossJvmSnapshotTest#PAUSING} until the policy pauses it,
+     * writes the snapshot; {@code resume-paused FILE}: resumes it with "granted";
+     * {@code straight-paused}: the run with the call answered at once. Prints the output from
+     * the pause on (all of it for straight), the run's gas and its result.
+     */
+    private static void paused(String[] args) throws Exception {
+        switch (args[0]) {
+            case "pause" -> {
+                LuaVM vm = LuaVM.builder().policy(r -> dev.luavm.host.HostCallPolicy.Decision.suspend("later")).build();
+                Sandbox sb = builder(vm).capabilities(approvals(null)).randomSeed(77).build();
+                try {
+                    sb.eval("job", CrossJvmSnapshotTest.PAUSING);
+                    System.out.println("did not pause");
+                } catch (dev.luavm.LuaSuspendedException e) {
+                    Files.write(Path.of(args[1]), e.snapshot());
+                    System.out.println("paused at " + e.callName() + " " + e.arguments() + " output="
+                            + Base64.getEncoder().encodeToString(sb.output().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                }
+            }
+            case "resume-paused" -> {
+                Sandbox sb = builder(LuaVM.create()).capabilities(approvals("granted"))
+                        .resumeFrom(Files.readAllBytes(Path.of(args[1])), "granted").build();
+                System.out.println("gas=" + sb.usage().gas() + " result=" + sb.resumedResults().first() + " output="
+                        + Base64.getEncoder().encodeToString(sb.output().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            }
+            default -> {
+                Sandbox sb = builder(LuaVM.create()).capabilities(approvals("granted")).randomSeed(77).build();
+                Object r = sb.eval("job", CrossJvmSnapshotTest.PAUSING);
+                System.out.println("gas=" + sb.usage().gas() + " result=" + r + " output="
+                        + Base64.getEncoder().encodeToString(sb.output().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            }
+        }
     }
 }
