@@ -77,6 +77,13 @@ import java.util.regex.Pattern;
  * {@link Builder#virtualTime} for none at all). With {@link Builder#record} the audit log becomes
  * a recording that {@link dev.luavm.replay.Replayer} replays.
  *
+ * <h2>Snapshots</h2>
+ * {@link #snapshot()} writes the whole state between runs; {@link LuaVM#restore} and
+ * {@link Builder#restoreFrom} rebuild it in any JVM, and the restored sandbox goes on as this one
+ * would have (docs/SNAPSHOT.md). A policy's {@code suspend} pauses a run at a host call
+ * ({@link LuaSuspendedException}); {@link LuaVM#resume} continues it later
+ * ({@link #resumedResults()}). The format is read and written by {@code dev.luavm.snapshot}.
+ *
  * <h2>Errors</h2>
  * A run ends with a result, a {@link LuaScriptException} (uncaught Lua error), or a
  * {@link LuaLimitException}; a sandbox that cannot run throws {@link LuaSandboxStateException}.
