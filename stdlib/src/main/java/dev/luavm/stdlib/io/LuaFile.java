@@ -43,19 +43,76 @@ final class LuaFile implements dev.luavm.lib.Persistent {
         return KIND;
     }
 
-    /** A file of the file system is not carried (yet): its stream belongs to this sandbox's mounts. */
+    /**
+     * An open file of the file system is not carried (yet): its stream belongs to this sandbox's
+     * mounts. A closed one is (scripts keep closed handles, and finalizer lists hold them until a
+     * collection): it comes back closed.
+     */
     @Override
     public String refusal() {
-        return kind == Kind.FILE ? "a file handle of the file system (io.open), which a snapshot cannot carry" : null;
+        return kind == Kind.FILE && !isClosed() ? "an open file of the file system (io.open), which a snapshot cannot carry"
+                + " (close it first)" : null;
     }
 
-    /** Which stream: a restored handle writes to (or reads from) the restored sandbox's own streams. */
+    /** Which stream: a restored handle writes to (or reads from) the restored sandbox's own streams; a closed file, its number. */
     @Override
     public void persist(dev.luavm.lib.SnapshotOut out) {
         out.writeVarint(kind.ordinal());
+        if (kind == Kind.FILE) out.writeLong(address);
     }
 
     static LuaFile restore(dev.luavm.lib.SnapshotIn in) {
-        return new LuaFile(Kind.values()[(int) in.readVarint(Kind.STDERR.ordinal())]);
+        Kind k = Kind.values()[(int) in.readVarint(Kind.FILE.ordinal())];
+        return k == Kind.FILE ? new LuaFile(new ClosedStream(in.readLong())) : new LuaFile(k);
+    }
+
+    /** A file closed before the snapshot: every operation finds it closed. */
+    private record ClosedStream(long address) implements FileStream {
+        @Override
+        public int read() throws java.io.IOException {
+            throw closed();
+        }
+
+        @Override
+        public void unread() {
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws java.io.IOException {
+            throw closed();
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws java.io.IOException {
+            throw closed();
+        }
+
+        @Override
+        public long seek(int whence, long offset) throws java.io.IOException {
+            throw closed();
+        }
+
+        @Override
+        public void flush() throws java.io.IOException {
+            throw closed();
+        }
+
+        @Override
+        public void setvbuf(int mode, long size) throws java.io.IOException {
+            throw closed();
+        }
+
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public boolean isClosed() {
+            return true;
+        }
+
+        private static java.io.IOException closed() {
+            return new java.io.IOException("file is closed");
+        }
     }
 }
