@@ -30,19 +30,25 @@ final class McpCommand implements Subcommand {
             "lua_docs and lua_reset; each session keeps one sandbox, so globals persist between calls.",
             "Options:",
             "  --gas N                  gas per call (default: 100000000)",
-            "  --session-gas N          gas of a session's sandbox over all its calls, until lua_reset",
-            "                           (default: 10000000000)",
+            "  --session-gas N          gas of a session over all its calls, lua_reset included (a reset",
+            "                           gives none back and costs 10000) (default: 10000000000)",
             "  --memory SIZE            memory a session's scripts may hold, e.g. 64m (default: 64m)",
             "  --timeout DUR            wall-clock limit per call, e.g. 500ms, 2s (default: 10s)",
             "  --output SIZE            bytes a call may print (default: 1m)",
             "  --caps LIST              library bundles, comma-separated (default: standard)",
             "  --upstream NAME=\"CMD ARGS\"  start an MCP server and grant its tools as NAME.<tool> (repeatable)",
+            "  --upstream-timeout DUR   the most one upstream tool call waits for its answer (default: until",
+            "                           90% of the call's time limit); then it raises a catchable error",
+            "  --max-message SIZE       the most one message (one line of stdin) may hold (default: 16m);",
+            "                           a longer line is answered with an error and skipped",
             "  --audit FILE             append every run and host call to FILE as JSON Lines",
             "  --contract FILE          serve under a sandbox contract: exactly its libraries and host",
             "                           functions (from the host modules, or --host NAME|CLASS), its call",
             "                           bounds and audit rule, and its limits per call (not with --caps,",
             "                           --upstream or limit options)",
             "  --help                   show this help",
+            "Calls of a session run one at a time, in the order they arrive; malformed lines get JSON-RPC",
+            "errors and the server goes on; it ends when stdin ends, once what was read is answered.",
             "Configure a client to run:  luavm mcp [options]   (see README, \"MCP\").",
             "");
 
@@ -56,6 +62,8 @@ final class McpCommand implements Subcommand {
         Limits limits = Limits.defaults().withGas(LuaMcpServer.DEFAULT_SESSION_GAS).withRunGas(Limits.DEFAULT_GAS);
         Capabilities caps = Capabilities.standard();
         List<String> upstreams = new ArrayList<>();
+        java.time.Duration upstreamTimeout = null;
+        Integer maxMessage = null;
         Path audit = null;
         String contractFile = null;
         String host = null;
@@ -76,14 +84,14 @@ final class McpCommand implements Subcommand {
                     return 0;
                 }
                 if (!List.of("--gas", "--session-gas", "--memory", "--timeout", "--output", "--caps", "--upstream", "--audit",
-                        "--contract", "--host").contains(name)) {
+                        "--contract", "--host", "--upstream-timeout", "--max-message").contains(name)) {
                     throw new ArgParser.UsageException("unrecognized option '" + a + "'");
                 }
                 if (value == null) {
                     if (i + 1 >= args.size()) throw new ArgParser.UsageException("'" + name + "' needs argument");
                     value = args.get(++i);
                 }
-                if (!List.of("--audit", "--contract", "--host").contains(name)) overridden.add(name);
+                if (!List.of("--audit", "--contract", "--host", "--max-message").contains(name)) overridden.add(name);
                 try {
                     switch (name) {
                         case "--contract" -> contractFile = value;
@@ -95,6 +103,14 @@ final class McpCommand implements Subcommand {
                         case "--output" -> limits = limits.withOutput(Quantities.parseSize(value));
                         case "--caps" -> caps = Capabilities.builder().bundles(Arrays.asList(value.split(","))).build();
                         case "--upstream" -> upstreams.add(value);
+                        case "--upstream-timeout" -> upstreamTimeout = Quantities.parseDuration(value);
+                        case "--max-message" -> {
+                            long size = Quantities.parseSize(value);
+                            if (size < 1024 || size > Integer.MAX_VALUE - 8) {
+                                throw new IllegalArgumentException("must be between 1k and 2g: " + value);
+                            }
+                            maxMessage = (int) size;
+                        }
                         default -> audit = Path.of(value);
                     }
                 } catch (IllegalArgumentException e) {
@@ -137,21 +153,16 @@ final class McpCommand implements Subcommand {
             LuaMcpServer.Builder b = LuaMcpServer.builder().capabilities(caps).limits(limits).log(console.err);
             if (policy != null) b.policy(policy);
             for (String u : upstreams) b.upstream(u);
+            if (upstreamTimeout != null) b.upstreamTimeout(upstreamTimeout);
+            if (maxMessage != null) b.maxMessageBytes(maxMessage);
             if (audit != null) {
                 auditSink = JsonLinesAuditSink.append(audit);
                 b.audit(auditSink);
             }
-            // a client that ends this process (SIGTERM) ends the upstreams it started too
-            Thread stopUpstreams = new Thread(() -> ProcessHandle.current().children().forEach(ProcessHandle::destroy));
-            Runtime.getRuntime().addShutdownHook(stopUpstreams);
+            // the server ends its upstreams when closed, and from a shutdown hook when this process
+            // is ended by a signal (SIGTERM, SIGINT) before
             try (LuaMcpServer server = b.build()) {
                 server.serve(console.in, console.out);
-            } finally {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(stopUpstreams);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook is running or has run
-                }
             }
             return 0;
         } catch (IllegalArgumentException | IllegalStateException | IOException e) {

@@ -138,7 +138,7 @@ class McpCommandTest {
         answer(out, 1);
         in.write((INITIALIZED + "\n").getBytes(StandardCharsets.UTF_8));
         java.util.function.BiFunction<Integer, String, JsonNode> run = (id, source) -> {
-            try { // one request at a time: answers to pipelined calls may come in any order
+            try { // one request at a time (pipelined calls would be answered in order too)
                 in.write((call(id, source) + "\n").getBytes(StandardCharsets.UTF_8));
                 in.flush();
                 return report(answer(out, id));
@@ -160,6 +160,24 @@ class McpCommandTest {
         assertTrue(limit.equals("gas") || limit.equals("time"), spin.toString());
         if (limit.equals("gas")) assertEquals(200_000_000L, spin.get("usage").get("gas").asLong(), spin.toString());
         assertEquals("[2]", run.apply(7, "return 1 + 1").get("results").toString(), "the next call runs");
+        in.close();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue());
+    }
+
+    @Test
+    void maxMessageBoundsALineAndTheServerGoesOn() throws Exception {
+        Process p = new ProcessBuilder(luavmMcp("--max-message", "2k")).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        OutputStream in = p.getOutputStream();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        in.write((INITIALIZE + "\n" + INITIALIZED + "\n" + call(3, "return '" + "x".repeat(3000) + "'") + "\n"
+                + call(4, "return 'fits'") + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+        answer(out, 1);
+        JsonNode tooLong = JSON.readTree(out.readLine());
+        assertEquals(-32600, tooLong.at("/error/code").asInt(), tooLong.toString());
+        assertTrue(tooLong.at("/error/message").asText().contains("at most 2048 bytes"), tooLong.toString());
+        assertEquals("[\"fits\"]", report(answer(out, 4)).get("results").toString());
         in.close();
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue());
@@ -204,9 +222,16 @@ class McpCommandTest {
         o = MainTest.luavm("mcp", "--upstream", "no-equals-sign");
         assertEquals(1, o.status());
         assertTrue(o.err().contains("NAME=\"COMMAND ARGS\""), o.err());
+        o = MainTest.luavm("mcp", "--max-message", "10");
+        assertEquals(1, o.status());
+        assertTrue(o.err().startsWith("luavm mcp: --max-message: must be between 1k and 2g"), o.err());
+        o = MainTest.luavm("mcp", "--contract", "x.yaml", "--upstream-timeout", "1s");
+        assertEquals(1, o.status());
+        assertTrue(o.err().contains("--upstream-timeout cannot be added"), o.err());
         o = MainTest.luavm("mcp", "--help");
         assertEquals(0, o.status());
         assertTrue(o.out().contains("--upstream NAME=\"CMD ARGS\""), o.out());
+        assertTrue(o.out().contains("--upstream-timeout DUR") && o.out().contains("--max-message SIZE"), o.out());
         assertTrue(MainTest.luavm("--help").out().contains("luavm mcp"));
     }
 }

@@ -14,7 +14,6 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 
 import java.io.IOException;
@@ -26,7 +25,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * luavm as a Model Context Protocol server over stdio (newline-delimited JSON-RPC), built on the
@@ -38,12 +41,17 @@ import java.util.concurrent.ConcurrentHashMap;
  *       ({@code kind}: syntax, runtime, limit, conversion, audit; {@code message}, {@code line},
  *       {@code limit}). A failure is an error result ({@code isError}); the server keeps serving.</li>
  *   <li>{@code lua_docs}: the sandbox's libraries, host functions and limits, in Markdown.</li>
- *   <li>{@code lua_reset}: a fresh sandbox for the session.</li>
+ *   <li>{@code lua_reset}: a fresh sandbox for the session, at a cost of {@link #RESET_GAS}.</li>
  * </ul>
- * Each MCP session has one sandbox that persists between calls ({@link LuaSession}). Upstream
- * MCP servers ({@link Builder#upstream}) are started and their tools granted as Lua functions
- * ({@link Upstream}). Nothing but protocol messages is written to the output; the upstreams'
- * stderr and this server's notes go to the log stream.
+ * Each MCP session has one sandbox that persists between calls, and one gas budget for its whole
+ * life ({@link LuaSession}). The session's calls run one at a time in the order they arrived;
+ * malformed frames are answered as JSON-RPC says and the server keeps serving; a call can be
+ * cancelled ({@code notifications/cancelled}) and reports progress when asked
+ * ({@link StdioServerTransport}, {@link ProgressTicker}). Upstream MCP servers
+ * ({@link Builder#upstream}) are started and their tools granted as Lua functions
+ * ({@link Upstream}); their processes end when the server is closed or the JVM goes down
+ * ({@link UpstreamTransport}). Nothing but protocol messages is written to the output; the
+ * upstreams' stderr and this server's notes go to the log stream.
  *
  * <pre>{@code
  * LuaMcpServer.builder()
@@ -62,17 +70,32 @@ public final class LuaMcpServer implements AutoCloseable {
      * session's gas (which ends every call until {@code lua_reset}, globals and all).
      */
     public static final long DEFAULT_SESSION_GAS = 100 * Limits.DEFAULT_GAS;
+    /**
+     * What {@code lua_reset} costs of the session's gas budget: a few times the work of building
+     * a fresh sandbox with the standard libraries, so that resets are not free.
+     */
+    public static final long RESET_GAS = 10_000;
+    /** The default bound on one message (one line of stdin), as the SDK's and as {@link Limits#DEFAULT_SOURCE}. */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 << 20;
+    /** The default interval between progress notifications of a call that asked for them. */
+    public static final Duration DEFAULT_PROGRESS_INTERVAL = Duration.ofSeconds(1);
+    /** Bytes of calls that may wait in a session's queue before reading pauses (at least two messages). */
+    private static final long MAX_QUEUED_BYTES = 64L << 20;
 
+    private static final String ORDER = " Calls of one session run one at a time, in the order they arrive.";
     private static final String RUN_DESCRIPTION = "Run Lua 5.3 code in a sandbox that persists for this session "
             + "(globals survive between calls, as in a REPL; an expression's value is returned). Returns JSON: ok, "
             + "output (what print wrote), results (the returned values), usage (gas, gasLeft, memory, time) and, "
             + "on failure, error {kind: syntax|runtime|limit|conversion, message, line, limit}. Call lua_docs "
-            + "first to see the libraries and host functions available.";
+            + "first to see the libraries and host functions available. The session's gas budget covers all its "
+            + "calls, lua_reset included; usage.gasLeft says what remains. Send a progressToken for progress "
+            + "notifications during long runs." + ORDER;
     private static final String DOCS_DESCRIPTION = "Describe the Lua sandbox: its libraries, the host functions "
             + "it may call (parameters, results, safety, effects) and its limits, in Markdown; with a name, just "
-            + "that module, function or library.";
+            + "that module, function or library." + ORDER;
     private static final String RESET_DESCRIPTION = "Discard this session's sandbox (every global) and start a "
-            + "fresh one with a full gas budget.";
+            + "fresh one. The session's gas budget is not restored: the reset costs " + RESET_GAS + " gas of it "
+            + "(usage.gas) and usage.gasLeft says what remains." + ORDER;
 
     private final Capabilities capabilities;
     private final Limits limits;
@@ -81,14 +104,22 @@ public final class LuaMcpServer implements AutoCloseable {
     private final List<Upstream> upstreams;
     private final McpJsonMapper mapper;
     private final ObjectMapper objectMapper = new ObjectMapper();
-    private final Map<String, LuaSession> sessions = new ConcurrentHashMap<>();
+    private final Set<LuaSession> sessions = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger sessionNumbers = new AtomicInteger();
+    private final int maxMessageBytes;
+    private final Duration progressInterval;
+    private final Thread endUpstreams;
 
-    private LuaMcpServer(Builder b, Capabilities capabilities, List<Upstream> upstreams, McpJsonMapper mapper) {
+    private LuaMcpServer(Builder b, Capabilities capabilities, List<Upstream> upstreams, McpJsonMapper mapper,
+                         Thread endUpstreams) {
         this.capabilities = capabilities;
         this.limits = b.limits;
         this.log = b.log;
         this.upstreams = upstreams;
         this.mapper = mapper;
+        this.maxMessageBytes = b.maxMessageBytes;
+        this.progressInterval = b.progressInterval;
+        this.endUpstreams = endUpstreams;
         LuaVM.Builder vmb = LuaVM.builder().limits(b.limits);
         if (b.policy != null) vmb.policy(b.policy);
         if (b.audit != null) vmb.audit(b.audit);
@@ -105,14 +136,23 @@ public final class LuaMcpServer implements AutoCloseable {
     }
 
     /**
-     * Serves the MCP protocol on {@code in}/{@code out} until {@code in} ends (the client closed
-     * it), answering every request read before the end; then closes the sessions' sandboxes.
-     * The upstreams stay connected until {@link #close()}.
+     * Serves one MCP session on {@code in}/{@code out} until {@code in} ends (the client closed it):
+     * every request read before the end is answered, the tool calls in the order they arrived, each
+     * within its own limits; then the session's sandbox is closed and this returns. The upstreams
+     * stay connected until {@link #close()}. See {@link StdioServerTransport} for how malformed
+     * frames, the lifecycle, cancellation and the end of input are handled.
      */
     public void serve(InputStream in, OutputStream out) throws InterruptedException {
-        StdioPipes pipes = new StdioPipes(limits.timeout().toMillis() + 10_000);
-        StdioServerTransportProvider transport =
-                new StdioServerTransportProvider(mapper, pipes.input(in), pipes.output(out));
+        String name = "mcp-" + sessionNumbers.incrementAndGet();
+        LuaSession session = new LuaSession(vm, capabilities, limits, name);
+        StdioServerTransport transport = new StdioServerTransport(mapper, in, out, maxMessageBytes,
+                Math.max(MAX_QUEUED_BYTES, 2L * maxMessageBytes), name, log);
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "luavm-" + name + "-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        sessions.add(session);
         McpSyncServer server = McpServer.sync(transport)
                 .serverInfo("luavm", VERSION)
                 .instructions("A sandboxed Lua 5.3 interpreter. Call lua_docs to see what scripts may call, "
@@ -121,31 +161,44 @@ public final class LuaMcpServer implements AutoCloseable {
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(objectMapper))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .requestTimeout(limits.timeout().plusSeconds(30))
-                .tools(toolSpecifications())
+                // the transport runs tool calls on its own worker, one at a time: no offloading
+                .immediateExecution(true)
+                .tools(toolSpecifications(session, transport, timer))
                 .build();
         try {
-            pipes.awaitEnd();
+            transport.serve();
         } finally {
             server.close();
-            sessions.values().forEach(LuaSession::close);
-            sessions.clear();
+            timer.shutdownNow();
+            session.close();
+            sessions.remove(session);
         }
     }
 
-    private List<McpServerFeatures.SyncToolSpecification> toolSpecifications() {
+    private List<McpServerFeatures.SyncToolSpecification> toolSpecifications(LuaSession session,
+            StdioServerTransport transport, ScheduledExecutorService timer) {
         List<McpServerFeatures.SyncToolSpecification> specs = new ArrayList<>();
         specs.add(tool("lua_run", RUN_DESCRIPTION, Map.of("type", "object",
                 "properties", Map.of("source", Map.of("type", "string", "description", "Lua 5.3 source code")),
-                "required", List.of("source")), this::run));
+                "required", List.of("source")), (exchange, request, args) -> {
+                    CallCancellation cancellation = transport.currentCall();
+                    try (ProgressTicker ignored = ProgressTicker.start(timer, request.progressToken(), progressInterval,
+                            limits.timeout(), cancellation, exchange::progressNotification)) {
+                        return run(session, args, cancellation);
+                    }
+                }));
         specs.add(tool("lua_docs", DOCS_DESCRIPTION, Map.of("type", "object", "properties", Map.of("name", Map.of(
                 "type", "string", "description", "optional: one module, function or library, e.g. 'invoice', "
-                        + "'invoice.lookup_vendor', 'string'; all of them when absent"))), this::docs));
-        specs.add(tool("lua_reset", RESET_DESCRIPTION, Map.of("type", "object", "properties", Map.of()), this::reset));
+                        + "'invoice.lookup_vendor', 'string'; all of them when absent"))),
+                (exchange, request, args) -> docs(session, args)));
+        specs.add(tool("lua_reset", RESET_DESCRIPTION, Map.of("type", "object", "properties", Map.of()),
+                (exchange, request, args) -> json(session.reset())));
         return specs;
     }
 
     private interface Handler {
-        McpSchema.CallToolResult handle(LuaSession session, Map<String, Object> args) throws Exception;
+        McpSchema.CallToolResult handle(McpSyncServerExchange exchange, McpSchema.CallToolRequest request,
+                                        Map<String, Object> args) throws Exception;
     }
 
     private McpServerFeatures.SyncToolSpecification tool(String name, String description, Map<String, Object> schema,
@@ -154,7 +207,7 @@ public final class LuaMcpServer implements AutoCloseable {
         return new McpServerFeatures.SyncToolSpecification(tool, (exchange, request) -> {
             try {
                 Map<String, Object> args = request.arguments() == null ? Map.of() : request.arguments();
-                return handler.handle(session(exchange), args);
+                return handler.handle(exchange, request, args);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return error("interrupted");
@@ -165,17 +218,16 @@ public final class LuaMcpServer implements AutoCloseable {
         });
     }
 
-    private LuaSession session(McpSyncServerExchange exchange) {
-        String id = exchange.sessionId() == null ? "stdio" : exchange.sessionId();
-        return sessions.computeIfAbsent(id, k -> new LuaSession(vm, capabilities, limits, "mcp-" + (sessions.size() + 1)));
+    private McpSchema.CallToolResult run(LuaSession session, Map<String, Object> args, CallCancellation cancellation)
+            throws Exception {
+        if (!(args.get("source") instanceof String source)) return error("lua_run needs a string argument 'source'");
+        return json(session.run(source, cancellation));
     }
 
-    private McpSchema.CallToolResult run(LuaSession session, Map<String, Object> args) throws Exception {
-        if (!(args.get("source") instanceof String source)) return error("lua_run needs a string argument 'source'");
-        Map<String, Object> report = session.run(source);
-        String text = objectMapper.writeValueAsString(report);
+    /** A report as the result: JSON text, the same as structured content; an error result unless {@code ok}. */
+    private McpSchema.CallToolResult json(Map<String, Object> report) throws IOException {
         return McpSchema.CallToolResult.builder()
-                .addTextContent(text)
+                .addTextContent(objectMapper.writeValueAsString(report))
                 .structuredContent(report)
                 .isError(!Boolean.TRUE.equals(report.get("ok")))
                 .build();
@@ -184,7 +236,8 @@ public final class LuaMcpServer implements AutoCloseable {
     private McpSchema.CallToolResult docs(LuaSession session, Map<String, Object> args) {
         if (args.get("name") instanceof String name && !name.isBlank()) {
             return HostDocs.of(capabilities).text(name.trim())
-                    .map(text -> McpSchema.CallToolResult.builder().addTextContent(text).isError(false).build())
+                    .map(text -> McpSchema.CallToolResult.builder().addTextContent(text + "\n\n"
+                            + SandboxDocs.gasLine(limits, session.gasLeft())).isError(false).build())
                     .orElseGet(() -> error("nothing granted is named '" + name.trim() + "'; call lua_docs without a name "
                             + "for everything"));
         }
@@ -194,22 +247,31 @@ public final class LuaMcpServer implements AutoCloseable {
                 .build();
     }
 
-    private McpSchema.CallToolResult reset(LuaSession session, Map<String, Object> args) {
-        session.reset();
-        return McpSchema.CallToolResult.builder().addTextContent("the sandbox was reset: every global is gone, "
-                + "the gas budget is full").isError(false).build();
-    }
-
     private static McpSchema.CallToolResult error(String message) {
         return McpSchema.CallToolResult.builder().addTextContent(message).isError(true).build();
     }
 
-    /** Disconnects the upstreams (ending their processes) and closes any session left. */
+    /** The upstreams' processes, in the order configured (for diagnostics and tests). */
+    List<ProcessHandle> upstreamProcesses() {
+        return upstreams.stream().map(Upstream::process).toList();
+    }
+
+    /**
+     * Disconnects the upstreams and ends their processes (and the processes they started: stdin
+     * closed, then SIGTERM, then SIGKILL), and closes any session left.
+     */
     @Override
     public void close() {
-        sessions.values().forEach(LuaSession::close);
+        sessions.forEach(LuaSession::close);
         sessions.clear();
         for (Upstream u : upstreams) u.close();
+        if (endUpstreams != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(endUpstreams);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or has run
+            }
+        }
     }
 
     /** Configures a server; {@link #build()} starts and connects the upstreams. */
@@ -219,6 +281,9 @@ public final class LuaMcpServer implements AutoCloseable {
         private HostCallPolicy policy;
         private AuditSink audit;
         private PrintStream log = System.err;
+        private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+        private Duration progressInterval = DEFAULT_PROGRESS_INTERVAL;
+        private Duration upstreamTimeout;
         private final List<Upstream.Spec> upstreams = new ArrayList<>();
 
         private Builder() {}
@@ -230,8 +295,10 @@ public final class LuaMcpServer implements AutoCloseable {
         }
 
         /**
-         * Each session's limits (default {@link Limits#defaults()} with {@link #DEFAULT_SESSION_GAS}):
-         * time and output per call, memory held, gas over the sandbox's life (until {@code lua_reset}).
+         * Each session's limits (default {@link Limits#defaults()} with {@link #DEFAULT_SESSION_GAS}
+         * and {@link Limits#DEFAULT_GAS} per call): time, output and {@link Limits#runGas()} per call,
+         * memory held, and {@link Limits#gas()} over the session's whole life, {@code lua_reset}
+         * included.
          */
         public Builder limits(Limits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
@@ -256,6 +323,37 @@ public final class LuaMcpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The most one message (one line of input) may hold, in bytes (default
+         * {@link #DEFAULT_MAX_MESSAGE_BYTES}); a longer line is dropped and answered with
+         * {@code -32600}, and the server goes on.
+         */
+        public Builder maxMessageBytes(int bytes) {
+            if (bytes < 1024) throw new IllegalArgumentException("the bound on a message must be at least 1024 bytes: " + bytes);
+            this.maxMessageBytes = bytes;
+            return this;
+        }
+
+        /** How often a call that sent a {@code progressToken} gets a progress notification (default one second). */
+        public Builder progressInterval(Duration interval) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("progress interval must be positive");
+            this.progressInterval = interval;
+            return this;
+        }
+
+        /**
+         * The most one upstream tool call waits for its answer (default: no bound but the run's).
+         * A call never waits past 90% of its run's time limit either; then, or at this bound, it
+         * raises {@code NAME.tool: no answer within the call's time limit}, which pcall catches.
+         */
+        public Builder upstreamTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("upstream timeout must be positive");
+            this.upstreamTimeout = timeout;
+            return this;
+        }
+
         /** An upstream MCP server, {@code NAME="CMD ARGS"}: its tools become {@code NAME.<tool>}. */
         public Builder upstream(String spec) {
             upstreams.add(Upstream.Spec.parse(spec));
@@ -271,25 +369,34 @@ public final class LuaMcpServer implements AutoCloseable {
         /**
          * Starts and connects the upstreams, lists their tools and grants them. Fails with
          * {@link IllegalStateException} when an upstream cannot be started or initialized,
-         * after stopping the ones already started.
+         * after stopping the ones already started. With upstreams, a JVM shutdown hook ends their
+         * processes if the JVM goes down (SIGTERM, SIGINT, {@code System.exit}) before
+         * {@link #close()}.
          */
         public LuaMcpServer build() {
             McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
-            List<Upstream> connected = new ArrayList<>();
+            List<Upstream> connected = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread hook = null;
+            if (!upstreams.isEmpty()) {
+                hook = new Thread(() -> connected.forEach(Upstream::kill), "luavm-mcp-end-upstreams");
+                Runtime.getRuntime().addShutdownHook(hook);
+            }
+            Duration callTimeout = upstreamTimeout != null ? upstreamTimeout : limits.timeout();
             try {
                 Capabilities.Builder caps = capabilities.toBuilder();
                 for (Upstream.Spec spec : upstreams) {
                     for (Upstream u : connected) {
                         if (u.name().equals(spec.name())) throw new IllegalArgumentException("upstream named twice: " + spec.name());
                     }
-                    Upstream u = Upstream.connect(spec, mapper, limits.timeout(), VERSION, log);
+                    Upstream u = Upstream.connect(spec, mapper, limits.timeout(), callTimeout, VERSION, log);
                     connected.add(u);
                     u.grantTo(caps, log);
                     log.println("luavm mcp: upstream " + spec.name() + ": " + u.tools().size() + " tools");
                 }
-                return new LuaMcpServer(this, caps.build(), connected, mapper);
+                return new LuaMcpServer(this, caps.build(), List.copyOf(connected), mapper, hook);
             } catch (RuntimeException e) {
                 for (Upstream u : connected) u.close();
+                if (hook != null) Runtime.getRuntime().removeShutdownHook(hook);
                 throw e;
             }
         }

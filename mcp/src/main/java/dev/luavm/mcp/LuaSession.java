@@ -18,70 +18,148 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One MCP session's Lua: a sandbox that persists between {@code lua_run} calls (globals survive,
- * as in a REPL) until {@code lua_reset} replaces it.
+ * as in a REPL) until {@code lua_reset} replaces it, and the session's gas budget.
  *
- * <p>Runs happen one at a time on a thread of the session's own with a large Java stack (the
- * CLI's 8 MiB and more), whatever thread the MCP request arrived on: library callbacks nest on
- * the Java stack, and the SDK's worker threads have the JVM's default stack. The time and output
- * limits apply to each call; the memory limit to what the sandbox holds; the gas limit, as for
- * any sandbox, to its whole life: once spent, every call fails with {@code gas} until
- * {@code lua_reset} (the report's {@code gasLeft} tells how much is left).
+ * <h2>Budgets</h2>
+ * The time and output limits, and the gas per call ({@link Limits#runGas()}), apply to each call.
+ * The memory limit applies to what the sandbox holds. The gas limit ({@link Limits#gas()},
+ * {@code --session-gas}) is the session's, over its whole life: each sandbox is built with what is
+ * left of it, {@code lua_reset} gives nothing back and costs {@link LuaMcpServer#RESET_GAS} of
+ * it, and once it is spent every {@code lua_run} ends with the gas limit, whatever is reset. Every
+ * report carries {@code usage.gas} (what that call cost) and {@code usage.gasLeft}.
+ *
+ * <h2>Threads</h2>
+ * Runs happen one at a time on a thread of the session's own with a large Java stack (library
+ * callbacks nest on the Java stack; the transport's threads have the JVM's default). A call is
+ * cancelled through its {@link CallCancellation}: the sandbox's run ends with
+ * {@code cancelled}. A run that overran its time limit by {@link #OVERRUN_GRACE_MILLIS} (which the
+ * VM's limits should make impossible) is cancelled, and if it still does not end its sandbox is
+ * discarded and its thread abandoned, so one stuck run cannot hold up the calls behind it.
  */
 final class LuaSession implements AutoCloseable {
     private static final long STACK_BYTES = 64L << 20;
     /** An input this long or longer is never tried as an expression (the try compiles outside the sandbox). */
     private static final int MAX_EXPRESSION_TRY = 64 << 10;
+    /** How far past its time limit a run may go before the session stops waiting for it. */
+    static final long OVERRUN_GRACE_MILLIS = 30_000;
     static final String CHUNK = "lua_run";
 
     private final LuaVM vm;
     private final Capabilities capabilities;
     private final Limits limits;
     private final String name;
-    private final ExecutorService thread;
-    private Sandbox sandbox;
+    private final long resetGas;
+    private final AtomicInteger threads = new AtomicInteger();
+    private volatile ExecutorService thread;
+    private volatile Sandbox sandbox;
     private long gasSpent;
     private int generation;
 
     LuaSession(LuaVM vm, Capabilities capabilities, Limits limits, String name) {
+        this(vm, capabilities, limits, name, LuaMcpServer.RESET_GAS);
+    }
+
+    LuaSession(LuaVM vm, Capabilities capabilities, Limits limits, String name, long resetGas) {
         this.vm = vm;
         this.capabilities = capabilities;
         this.limits = limits;
         this.name = name;
-        AtomicInteger n = new AtomicInteger();
-        this.thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(null, r, "luavm-" + name + "-" + n.incrementAndGet(), STACK_BYTES);
+        this.resetGas = resetGas;
+        this.thread = newThread();
+    }
+
+    private ExecutorService newThread() {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(null, r, "luavm-" + name + "-" + threads.incrementAndGet(), STACK_BYTES);
             t.setDaemon(true);
             return t;
         });
     }
 
     /** Runs {@code source}; an expression's values are returned as a REPL would. Never throws for what the script does. */
-    synchronized Map<String, Object> run(String source) throws InterruptedException {
-        Future<Map<String, Object>> f = thread.submit(() -> runHere(source));
+    Map<String, Object> run(String source) throws InterruptedException {
+        return run(source, new CallCancellation());
+    }
+
+    /** As {@link #run(String)}, ended with {@code cancelled} when {@code cancellation} fires. */
+    synchronized Map<String, Object> run(String source, CallCancellation cancellation) throws InterruptedException {
+        if (gasLeft() == 0) return spentReport();
+        if (sandbox == null) {
+            sandbox = vm.sandbox().name(name + "-" + ++generation).capabilities(capabilities)
+                    .limits(limits.withGas(gasLeft())).build();
+        }
+        Sandbox sb = sandbox;
+        Future<Outcome> f = thread.submit(() -> runHere(sb, source, cancellation));
+        Outcome outcome;
         try {
-            return f.get();
+            outcome = await(f, sb);
         } catch (InterruptedException e) {
-            // the request was abandoned: end the run, then let the caller go
-            if (sandbox != null) sandbox.cancel();
+            sb.cancel(); // the caller gave up: end the run, then let it go
             f.cancel(true);
             throw e;
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("lua_run failed", e.getCause());
         }
+        if (outcome == null) {
+            discardStuckSandbox();
+            return report(false, "", null, internal("the run did not end within " + OVERRUN_GRACE_MILLIS
+                    + " ms of its time limit; its sandbox was discarded (every global is gone)"), 0, null, 0);
+        }
+        gasSpent += outcome.gas;
+        return report(outcome.error == null, outcome.output, outcome.results, outcome.error, outcome.gas,
+                outcome.usage, outcome.elapsedMs);
     }
 
-    /** Discards the sandbox; the next run starts a fresh one with a full gas budget. */
-    synchronized void reset() {
+    /** The run's outcome, or null when it overran by far and did not end even when cancelled. */
+    private Outcome await(Future<Outcome> f, Sandbox sb) throws InterruptedException {
+        long patience = limits.timeout().toMillis() + OVERRUN_GRACE_MILLIS;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                return f.get(patience, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                sb.cancel();
+                patience = 5_000;
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("lua_run failed", e.getCause());
+            }
+        }
+        return null;
+    }
+
+    private void discardStuckSandbox() {
         if (sandbox != null) sandbox.close();
         sandbox = null;
-        gasSpent = 0;
+        thread.shutdownNow();
+        thread = newThread();
     }
 
-    /** Gas left in the current sandbox's budget. */
+    /**
+     * Discards the sandbox: the next run starts a fresh one with what is left of the session's
+     * gas, less this reset's own cost ({@code usage.gas}; all that is left when less is).
+     */
+    synchronized Map<String, Object> reset() {
+        long cost = Math.min(resetGas, gasLeft());
+        if (sandbox != null) sandbox.close();
+        sandbox = null;
+        gasSpent += cost;
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("ok", true);
+        report.put("message", gasLeft() == 0
+                ? "the sandbox was reset: every global is gone; the session's gas budget is spent, so every lua_run "
+                        + "ends with the gas limit"
+                : "the sandbox was reset: every global is gone; the session's gas budget goes on (a reset gives none back)");
+        Map<String, Object> usage = new LinkedHashMap<>();
+        usage.put("gas", cost);
+        usage.put("gasLeft", gasLeft());
+        report.put("usage", usage);
+        return report;
+    }
+
+    /** Gas left of the session's budget. */
     synchronized long gasLeft() {
         return Math.max(0, limits.gas() - gasSpent);
     }
@@ -94,73 +172,126 @@ final class LuaSession implements AutoCloseable {
         return limits;
     }
 
+    /** Ends the run in progress, if any, and the session's thread; any thread, without waiting for the run. */
     @Override
-    public synchronized void close() {
-        reset();
+    public void close() {
+        Sandbox sb = sandbox;
+        if (sb != null) sb.close();
         thread.shutdownNow();
     }
 
-    private Map<String, Object> runHere(String source) {
-        if (sandbox == null) {
-            sandbox = vm.sandbox().name(name + "-" + ++generation).capabilities(capabilities).limits(limits).build();
-        }
-        long gasBefore = gasSpent;
+    /** What one run gave, computed on the session's thread. */
+    private record Outcome(String output, Object results, Map<String, Object> error, long gas, Usage usage,
+                           long elapsedMs) {}
+
+    private Outcome runHere(Sandbox sb, String source, CallCancellation cancellation) {
         long start = System.nanoTime();
-        Map<String, Object> report = new LinkedHashMap<>();
-        String output = "";
-        try {
-            List<Object> results = null;
-            if (looksLikeExpression(source)) {
-                results = attempt("return " + source);
-            }
-            if (results == null) {
-                results = sandbox.evalAll(CHUNK, source);
-                gasSpent += sandbox.usage().gas();
-            }
-            output = sandbox.output();
-            report.put("ok", true);
-            report.put("output", output);
-            report.put("results", JsonValues.resultToJson(results));
-        } catch (RuntimeException e) {
-            gasSpent += sandbox.usage().gas();
-            output = sandbox.output();
-            report.put("ok", false);
-            report.put("output", output);
-            report.put("error", classify(e));
+        long[] gas = {0};
+        Object results = null;
+        Map<String, Object> error = null;
+        if (!cancellation.onCancel(sb::cancel)) {
+            error = limitError(LuaLimitException.Limit.CANCELLED, "run cancelled");
+            return new Outcome("", null, error, 0, sb.usage(), 0);
         }
-        Usage u = sandbox.usage();
-        Map<String, Object> usage = new LinkedHashMap<>();
-        usage.put("gas", gasSpent - gasBefore);
-        usage.put("gasLeft", Math.max(0, limits.gas() - gasSpent));
-        usage.put("memoryBytes", u.memoryBytes());
-        usage.put("peakMemoryBytes", u.peakMemoryBytes());
-        usage.put("outputBytes", u.outputBytes());
-        usage.put("elapsedMs", (System.nanoTime() - start) / 1_000_000);
-        report.put("usage", usage);
-        return report;
+        try {
+            List<Object> values = null;
+            if (looksLikeExpression(source)) values = attempt(sb, "return " + source, cancellation, gas);
+            if (values == null) values = eval(sb, source, cancellation, gas);
+            results = JsonValues.resultToJson(values);
+        } catch (RuntimeException e) {
+            error = classify(e, gas[0]);
+        } finally {
+            cancellation.clear();
+        }
+        return new Outcome(sb.output(), results, error, gas[0], sb.usage(), (System.nanoTime() - start) / 1_000_000);
     }
 
     /**
      * Runs {@code return <source>} when it compiles (checked outside the sandbox first, so a
      * statement leaves no failed run behind in the audit log); null when it does not.
      */
-    private List<Object> attempt(String expression) {
+    private List<Object> attempt(Sandbox sb, String expression, CallCancellation cancellation, long[] gas) {
         try {
             vm.compile(CHUNK, expression);
         } catch (RuntimeException e) {
             return null;
         }
-        List<Object> results = sandbox.evalAll(CHUNK, expression);
-        gasSpent += sandbox.usage().gas();
-        return results;
+        return eval(sb, expression, cancellation, gas);
+    }
+
+    /** One run; its gas is added to {@code gas[0]} however it ends. */
+    private List<Object> eval(Sandbox sb, String source, CallCancellation cancellation, long[] gas) {
+        for (int tries = 0; ; tries++) {
+            try {
+                List<Object> r = sb.evalAll(CHUNK, source);
+                gas[0] += sb.usage().gas();
+                return r;
+            } catch (LuaLimitException e) {
+                gas[0] += sb.usage().gas();
+                // A cancel meant for the call before this one that landed just after its run had
+                // ended is kept by the sandbox for its next run, this one, which it ended at its
+                // start, before any code: run again, once.
+                if (e.limit() == LuaLimitException.Limit.CANCELLED && !cancellation.cancelled() && tries == 0) continue;
+                throw e;
+            } catch (RuntimeException e) {
+                gas[0] += sb.usage().gas();
+                throw e;
+            }
+        }
     }
 
     private static boolean looksLikeExpression(String source) {
         return source.length() < MAX_EXPRESSION_TRY && !source.isBlank();
     }
 
-    /** The error part of a report: kind (syntax, runtime, limit, conversion, audit, internal), message and where. */
-    Map<String, Object> classify(RuntimeException e) {
+    private Map<String, Object> spentReport() {
+        Sandbox sb = sandbox;
+        return report(false, "", null, limitError(LuaLimitException.Limit.GAS, "gas limit exceeded" + SESSION_SPENT), 0,
+                sb == null ? null : sb.usage(), 0);
+    }
+
+    private static Map<String, Object> limitError(LuaLimitException.Limit limit, String message) {
+        Map<String, Object> err = new LinkedHashMap<>();
+        err.put("kind", "limit");
+        err.put("limit", limit.label);
+        err.put("message", message);
+        return err;
+    }
+
+    private static final String SESSION_SPENT = " (the session's gas budget is spent: every later call ends the same way, "
+            + "lua_reset included; a new session starts afresh)";
+
+    private Map<String, Object> report(boolean ok, String output, Object results, Map<String, Object> error, long gas,
+                                       Usage u, long elapsedMs) {
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("ok", ok);
+        report.put("output", output);
+        if (ok) report.put("results", results);
+        else report.put("error", error);
+        Map<String, Object> usage = new LinkedHashMap<>();
+        usage.put("gas", gas);
+        usage.put("gasLeft", gasLeft());
+        usage.put("memoryBytes", u == null ? 0 : u.memoryBytes());
+        usage.put("peakMemoryBytes", u == null ? 0 : u.peakMemoryBytes());
+        usage.put("outputBytes", u == null ? 0 : u.outputBytes());
+        usage.put("elapsedMs", elapsedMs);
+        report.put("usage", usage);
+        return report;
+    }
+
+    private static Map<String, Object> internal(String message) {
+        Map<String, Object> err = new LinkedHashMap<>();
+        err.put("kind", "internal");
+        err.put("message", message);
+        return err;
+    }
+
+    /**
+     * The error part of a report: kind (syntax, runtime, limit, conversion, audit, internal),
+     * message and where. Called on the session's thread before the call's gas is added, so the
+     * session budget is spent when what was spent before plus {@code callGas} reaches it.
+     */
+    Map<String, Object> classify(RuntimeException e, long callGas) {
         Map<String, Object> err = new LinkedHashMap<>();
         if (e instanceof LuaSyntaxException s) {
             err.put("kind", "syntax");
@@ -174,9 +305,10 @@ final class LuaSession implements AutoCloseable {
         } else if (e instanceof LuaLimitException l) {
             err.put("kind", "limit");
             err.put("limit", l.limit().label);
-            boolean sessionSpent = l.limit() == LuaLimitException.Limit.GAS && gasSpent >= limits.gas();
-            err.put("message", l.getMessage() + (sessionSpent ? " (the session's gas budget is spent: lua_reset starts afresh)"
-                    : l.limit() == LuaLimitException.Limit.GAS ? " (this call's gas; the next call gets its own)" : ""));
+            boolean gas = l.limit() == LuaLimitException.Limit.GAS;
+            boolean sessionSpent = gas && gasSpentBy(callGas) >= limits.gas();
+            err.put("message", l.getMessage() + (sessionSpent ? SESSION_SPENT
+                    : gas ? " (this call's gas; the next call gets its own)" : ""));
         } else if (e instanceof LuaConversionException c) {
             err.put("kind", "conversion");
             err.put("message", "the results could not be converted: " + c.getMessage());
@@ -193,4 +325,8 @@ final class LuaSession implements AutoCloseable {
         return err;
     }
 
+    /** Gas spent by the session once {@code callGas} more is: read from the session's thread while the caller waits. */
+    private long gasSpentBy(long callGas) {
+        return gasSpent + callGas;
+    }
 }

@@ -18,7 +18,13 @@ final class SandboxDocs {
                 + "returned (`lua_run{source = \"1 + 1\"}` gives `results: [2]`); `print` output is captured.\n\n"
                 + "Limits: " + limits.timeout().toMillis() + " ms, " + limits.outputBytes() + " bytes of output"
                 + (limits.runGas() == Long.MAX_VALUE ? "" : " and " + limits.runGas() + " gas")
-                + " per call; " + limits.memoryBytes() + " bytes of memory held; " + gasLeft
-                + " gas left of " + limits.gas() + " for this sandbox (spent gas comes back only with `lua_reset`).\n";
+                + " per call; " + limits.memoryBytes() + " bytes of memory held. " + gasLine(limits, gasLeft)
+                + " Calls run one at a time, in the order they arrive.\n";
+    }
+
+    /** The session budget in one sentence, in every {@code lua_docs} answer. */
+    static String gasLine(Limits limits, long gasLeft) {
+        return gasLeft + " gas left of " + limits.gas() + " for this session (all its calls, `lua_reset` included: "
+                + "a reset gives none back and costs " + LuaMcpServer.RESET_GAS + ").";
     }
 }

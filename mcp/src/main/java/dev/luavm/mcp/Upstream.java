@@ -5,10 +5,9 @@ import dev.luavm.host.HostCall;
 import dev.luavm.host.HostFunctionException;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpAsyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
+import reactor.core.publisher.Mono;
 
 import java.io.PrintStream;
 import java.time.Duration;
@@ -41,6 +40,10 @@ final class Upstream implements AutoCloseable {
             "for", "function", "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then",
             "true", "until", "while");
     private static final int MAX_DESCRIPTION = 2000;
+    /** The error of a tool call that got no answer in time; a Lua error, caught by pcall. */
+    static final String NO_ANSWER = "no answer within the call's time limit";
+    /** A tool call never waits past this percentage of its run's time limit. */
+    static final int ANSWER_SHARE_PERCENT = 90;
     private static final int MAX_PAGES = 100;
 
     /** {@code NAME="CMD ARGS"}: the Lua name the tools go under and the command that serves them. */
@@ -94,35 +97,41 @@ final class Upstream implements AutoCloseable {
 
     /** How long starting an upstream, initializing it and listing its tools may take. */
     private static final Duration STARTUP = Duration.ofSeconds(60);
+    /** The most one message from an upstream may hold. */
+    private static final int MAX_MESSAGE = 16 << 20;
 
     private final Spec spec;
+    private final UpstreamTransport transport;
     private final McpAsyncClient client;
     private final McpJsonMapper mapper;
     private final List<McpSchema.Tool> tools;
+    private final Duration runTimeout;
     private final Duration callTimeout;
 
-    private Upstream(Spec spec, McpAsyncClient client, McpJsonMapper mapper, List<McpSchema.Tool> tools,
-                     Duration callTimeout) {
+    private Upstream(Spec spec, UpstreamTransport transport, McpAsyncClient client, McpJsonMapper mapper,
+                     List<McpSchema.Tool> tools, Duration runTimeout, Duration callTimeout) {
         this.spec = spec;
+        this.transport = transport;
         this.client = client;
         this.mapper = mapper;
         this.tools = tools;
+        this.runTimeout = runTimeout;
         this.callTimeout = callTimeout;
     }
 
     /**
      * Starts the command, initializes the session and lists its tools (within a minute); the
-     * child's stderr goes to {@code log}. A tool call waits at most what is left of the run's
-     * {@code callTimeout}: the gateway checks the deadline only once a host function returns.
+     * child's stderr goes to {@code log}. A tool call waits at most {@code callTimeout}, and never
+     * past {@link #ANSWER_SHARE_PERCENT} percent of the run's time limit {@code runTimeout} (see {@link #wait}).
      */
-    static Upstream connect(Spec spec, McpJsonMapper mapper, Duration callTimeout, String version, PrintStream log) {
+    static Upstream connect(Spec spec, McpJsonMapper mapper, Duration runTimeout, Duration callTimeout, String version,
+                            PrintStream log) {
         List<String> cmd = spec.command();
-        ServerParameters params = ServerParameters.builder(cmd.get(0)).args(cmd.subList(1, cmd.size())).build();
-        StdioClientTransport transport = new StdioClientTransport(params, mapper);
-        transport.setStdErrorHandler(line -> log.println("luavm mcp: upstream " + spec.name() + ": " + line));
+        UpstreamTransport transport = new UpstreamTransport(spec.name(), cmd, mapper, MAX_MESSAGE,
+                line -> log.println("luavm mcp: upstream " + spec.name() + ": " + line));
         McpAsyncClient client = McpClient.async(transport)
                 .clientInfo(new McpSchema.Implementation("luavm", version))
-                .requestTimeout(STARTUP.plus(callTimeout))
+                .requestTimeout(STARTUP.plus(runTimeout))
                 .initializationTimeout(STARTUP)
                 .build();
         try {
@@ -136,9 +145,10 @@ final class Upstream implements AutoCloseable {
                 cursor = r.nextCursor();
                 if (cursor == null || cursor.isEmpty()) break;
             }
-            return new Upstream(spec, client, mapper, tools, callTimeout);
+            return new Upstream(spec, transport, client, mapper, tools, runTimeout, callTimeout);
         } catch (RuntimeException e) {
             client.close();
+            transport.stop(UpstreamTransport.EXIT_GRACE);
             throw new IllegalStateException("upstream '" + spec.name() + "' (" + String.join(" ", cmd) + "): "
                     + e.getMessage(), e);
         }
@@ -193,14 +203,38 @@ final class Upstream implements AutoCloseable {
             }
             m.forEach((k, v) -> arguments.put((String) k, v));
         }
-        Duration left = callTimeout.minus(call.elapsed());
-        if (left.compareTo(Duration.ofMillis(1)) < 0) left = Duration.ofMillis(1);
+        McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(tool.name(), arguments);
+        Duration left = wait(call.elapsed());
+        if (left.isZero()) throw new HostFunctionException(call.name() + ": " + NO_ANSWER);
         McpSchema.CallToolResult result;
+        transport.watch(request);
+        String abandoned = null;
         try {
-            result = client.callTool(new McpSchema.CallToolRequest(tool.name(), arguments)).block(left);
+            // an upstream that exits fails the call at once rather than at its time limit
+            Mono<McpSchema.CallToolResult> exited = transport.exited().then(Mono.error(
+                    new HostFunctionException(call.name() + ": the upstream server " + spec.name() + " has exited")));
+            result = Mono.firstWithSignal(client.callTool(request), exited).block(left);
         } catch (IllegalStateException e) {
             if (!String.valueOf(e.getMessage()).startsWith("Timeout")) throw e;
-            throw new HostFunctionException(call.name() + ": no answer within the call's time limit");
+            abandoned = "no answer within the call's time limit";
+            throw new HostFunctionException(call.name() + ": " + NO_ANSWER);
+        } catch (RuntimeException e) {
+            if (e.getCause() instanceof HostFunctionException h) throw h;
+            if (reactor.core.Exceptions.unwrap(e) instanceof InterruptedException) {
+                Thread.currentThread().interrupt(); // the run was cancelled or timed out: the gateway ends it
+                abandoned = "the calling script was stopped";
+                throw new HostFunctionException(call.name() + ": interrupted");
+            }
+            ProcessHandle p = transport.handle();
+            if (p != null && !p.isAlive()) {
+                throw new HostFunctionException(call.name() + ": the upstream server " + spec.name() + " has exited");
+            }
+            if (e instanceof io.modelcontextprotocol.spec.McpError) { // a JSON-RPC error answer
+                throw new HostFunctionException(call.name() + ": " + e.getMessage());
+            }
+            throw e;
+        } finally {
+            transport.forget(request, abandoned);
         }
         if (result == null) throw new HostFunctionException(call.name() + ": no result");
         if (Boolean.TRUE.equals(result.isError())) {
@@ -277,6 +311,24 @@ final class Upstream implements AutoCloseable {
         return t.length() > MAX_DESCRIPTION ? t.substring(0, MAX_DESCRIPTION - 3) + "..." : t;
     }
 
+    /**
+     * How long a tool call may wait for its answer, {@code elapsed} into its run: at most
+     * {@code callTimeout}, and never past {@link #ANSWER_SHARE_PERCENT} percent of the run's time limit, so the
+     * script gets {@link #NO_ANSWER} as an ordinary error with time left to handle it (at the
+     * run's own deadline the run would end, uncatchably). Zero when that point has passed.
+     */
+    Duration wait(Duration elapsed) {
+        Duration untilShare = runTimeout.multipliedBy(ANSWER_SHARE_PERCENT).dividedBy(100).minus(elapsed);
+        Duration d = untilShare.compareTo(callTimeout) < 0 ? untilShare : callTimeout;
+        return d.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ZERO : d;
+    }
+
+    /** The child's process handle (for tests and diagnostics). */
+    ProcessHandle process() {
+        return transport.handle();
+    }
+
+    /** Disconnects and ends the process and every process it started (stdin closed, then SIGTERM, then SIGKILL). */
     @Override
     public void close() {
         try {
@@ -284,5 +336,11 @@ final class Upstream implements AutoCloseable {
         } catch (RuntimeException e) {
             client.close();
         }
+        transport.stop(UpstreamTransport.EXIT_GRACE); // again, in case the client gave up: returns at once when it is gone
+    }
+
+    /** For a JVM going down (a shutdown hook): ends the processes quickly, without the client's goodbye. */
+    void kill() {
+        transport.stop(Duration.ofMillis(300));
     }
 }

@@ -13,8 +13,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.luavm.Limits;
+
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -46,7 +49,7 @@ class CodeModeTest {
     @Test
     void everyToolIsAGrantedFunctionWithItsDescriptionAndSchema() {
         Map<String, Capabilities.Grant> grants = server.capabilities().hostFunctions();
-        assertEquals(List.of("up.add", "up.echo", "up.greet_user", "up.fail", "up.sleep", "up.calls"),
+        assertEquals(List.of("up.add", "up.echo", "up.greet_user", "up.fail", "up.sleep", "up.cancels", "up.calls"),
                 List.copyOf(grants.keySet()));
         Capabilities.Grant add = grants.get("up.add");
         assertEquals("Add two integers. Returns {sum}.", add.description());
@@ -57,7 +60,7 @@ class CodeModeTest {
         assertEquals("table?", grants.get("up.greet_user").params().get(0).type());
         String docs = SandboxDocs.markdown(server.capabilities(), dev.luavm.Limits.defaults(), 1);
         assertTrue(docs.contains("up.add(") && docs.contains("Add two integers") && docs.contains("up.add{a = ..., b = ...}"), docs);
-        assertTrue(LOG.toString().contains("upstream up: 6 tools"), LOG.toString());
+        assertTrue(LOG.toString().contains("upstream up: 7 tools"), LOG.toString());
     }
 
     @Test
@@ -130,8 +133,7 @@ class CodeModeTest {
 
     @Test
     void lua_runChainsUpstreamCallsEndToEnd() throws Exception {
-        String upstream = "up=" + String.join(" ", javaCommand(FakeUpstream.class).stream().map(CodeModeTest::quote).toList());
-        try (McpSyncClient c = client(javaCommand(TestServerMain.class, "--upstream", upstream))) {
+        try (McpSyncClient c = client(javaCommand(TestServerMain.class, "--upstream", upstreamSpec()))) {
             Map<String, Object> r = run(c, "local s = 0 for i = 1, 5 do s = up.add{a = s, b = i}.sum end return s");
             assertEquals(List.of(15), r.get("results"), r.toString());
             assertTrue(text(call(c, "lua_docs", Map.of())).contains("up.greet_user"));
@@ -142,23 +144,69 @@ class CodeModeTest {
     }
 
     @Test
-    void aHangingUpstreamCallEndsWithTheCallsTimeLimit() throws Exception {
+    void aHangingUpstreamCallIsACatchableErrorAndTheRunGoesOn() throws Exception {
+        Limits oneSecond = Limits.defaults().withTimeout(Duration.ofSeconds(1));
         try (LuaMcpServer quick = LuaMcpServer.builder().log(new PrintStream(new ByteArrayOutputStream()))
-                .limits(dev.luavm.Limits.defaults().withTimeout(java.time.Duration.ofSeconds(1)))
-                .upstream("up", javaCommand(FakeUpstream.class)).build();
-             LuaSession session = new LuaSession(LuaVM.create(), quick.capabilities(),
-                     dev.luavm.Limits.defaults().withTimeout(java.time.Duration.ofSeconds(1)), "t")) {
-            long start = System.nanoTime();
-            Map<String, Object> r = session.run("up.sleep() return 1");
-            long ms = (System.nanoTime() - start) / 1_000_000;
-            System.out.println("[mcp] a hanging upstream call ended after " + ms + " ms: " + r.get("error"));
-            assertEquals(false, r.get("ok"));
-            assertTrue(ms < 30_000, "ended by the limit, not by the upstream: " + ms + " ms");
+                .limits(oneSecond).upstream("up", javaCommand(FakeUpstream.class)).build();
+             LuaSession session = new LuaSession(LuaVM.create(), quick.capabilities(), oneSecond, "t")) {
+            Map<String, Object> r = session.run("local ok, err = pcall(up.sleep) return ok, err, 'went on'");
+            assertEquals(true, r.get("ok"), "the run was not ended by its time limit: " + r);
+            List<?> results = (List<?>) r.get("results");
+            assertEquals(false, results.get(0));
+            assertTrue(((String) results.get(1)).endsWith("up.sleep: no answer within the call's time limit"), r.toString());
+            assertEquals("went on", results.get(2));
             assertEquals(List.of(2L), session.run("1 + 1").get("results"), "the session goes on");
         }
     }
 
-    private static String quote(String word) {
-        return "'" + word.replace("'", "'\\''") + "'";
+    @Test
+    void theUpstreamTimeoutBoundsEachToolCall() throws Exception {
+        try (LuaMcpServer quick = LuaMcpServer.builder().log(new PrintStream(new ByteArrayOutputStream()))
+                .upstreamTimeout(Duration.ofMillis(300)).upstream("up", javaCommand(FakeUpstream.class)).build();
+             Sandbox sb = LuaVM.create().sandbox().capabilities(quick.capabilities()).build()) {
+            long start = System.nanoTime();
+            Object err = sb.eval("local ok, err = pcall(up.sleep) return err");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(String.valueOf(err).endsWith("up.sleep: no answer within the call's time limit"), String.valueOf(err));
+            assertTrue(ms < 9_000, "bounded by the upstream timeout, not by 90% of the run's 10 s: " + ms + " ms");
+            assertEquals(5L, sb.eval("return up.add{a = 2, b = 3}.sum"), "the upstream still serves");
+            assertEquals(1L, sb.eval("return up.cancels().cancels"), "the abandoned call was cancelled upstream");
+        }
+    }
+
+    @Test
+    void anUpstreamThatExitedFailsItsCallsAtOnce() throws Exception {
+        try (LuaMcpServer server = LuaMcpServer.builder().log(new PrintStream(new ByteArrayOutputStream()))
+                .upstream("up", javaCommand(FakeUpstream.class)).build();
+             Sandbox sb = LuaVM.create().sandbox().capabilities(server.capabilities()).build()) {
+            assertEquals(3L, sb.eval("return up.add{a = 1, b = 2}.sum"));
+            ProcessHandle upstream = server.upstreamProcesses().get(0);
+            upstream.destroyForcibly();
+            upstream.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            Object err = sb.eval("local ok, err = pcall(up.add, {a = 1, b = 2}) return err");
+            assertTrue(String.valueOf(err).contains("up.add: the upstream server up has exited"), String.valueOf(err));
+        }
+    }
+
+    @Test
+    void anUpstreamThatPrintsABannerOnStdoutStillServes() {
+        try (LuaMcpServer server = LuaMcpServer.builder().log(new PrintStream(LOG, true))
+                .upstream("up", javaCommand(FakeUpstream.class, "--banner")).build();
+             Sandbox sb = LuaVM.create().sandbox().capabilities(server.capabilities()).build()) {
+            assertEquals(3L, sb.eval("return up.add{a = 1, b = 2}.sum"));
+            assertTrue(LOG.toString().contains("not a JSON-RPC message on stdout, skipped: fake upstream 1.0"), LOG.toString());
+        }
+    }
+
+    @Test
+    void closingTheServerEndsTheUpstreamProcesses() throws Exception {
+        List<ProcessHandle> processes;
+        try (LuaMcpServer server = LuaMcpServer.builder().log(new PrintStream(new ByteArrayOutputStream()))
+                .upstream("up", javaCommand(FakeUpstream.class, "--stubborn")).build()) {
+            processes = server.upstreamProcesses();
+            assertTrue(processes.get(0).isAlive());
+        }
+        processes.get(0).onExit().get(10, java.util.concurrent.TimeUnit.SECONDS); // stdin closed, SIGTERM ignored: SIGKILL
+        assertFalse(processes.get(0).isAlive());
     }
 }

@@ -18,13 +18,42 @@ import java.util.concurrent.CountDownLatch;
  * A small MCP server written with the SDK, started as a subprocess by the code-mode tests:
  * {@code add {a, b}} (structured {sum}), {@code echo} (its arguments back, structured, with the
  * JSON type of each), {@code greet-user {name}} (text), {@code fail} (an error result),
- * {@code sleep} (a minute), {@code calls} (how many calls it has served).
+ * {@code sleep} (a minute), {@code cancels} (how many {@code notifications/cancelled} it has
+ * read), {@code calls} (how many calls it has served).
+ *
+ * <p>It exits when its stdin ends, as an MCP server should (so it never outlives a test that
+ * died). Options: {@code --banner} prints a line that is not JSON on stdout first (as some servers
+ * do); {@code --stubborn} ignores both the end of stdin and SIGTERM, so only SIGKILL ends it.
  */
 public final class FakeUpstream {
     private FakeUpstream() {}
 
     public static void main(String[] args) throws Exception {
         System.setProperty("slf4j.internal.verbosity", "ERROR");
+        boolean stubborn = java.util.Arrays.asList(args).contains("--stubborn");
+        if (stubborn) sun.misc.Signal.handle(new sun.misc.Signal("TERM"), sun.misc.SignalHandler.SIG_IGN);
+        if (java.util.Arrays.asList(args).contains("--banner")) {
+            System.out.println("fake upstream 1.0 starting (this line is not JSON)");
+            System.out.flush();
+        }
+        int[] cancels = {0};
+        StringBuilder line = new StringBuilder();
+        java.io.InputStream stdin = new java.io.FilterInputStream(System.in) {
+            @Override
+            public int read(byte[] b, int off, int len) throws java.io.IOException {
+                int n = super.read(b, off, len);
+                for (int i = off; i < off + Math.max(n, 0); i++) { // the SDK ignores cancellations: count them here
+                    if (b[i] != '\n') {
+                        line.append((char) b[i]);
+                    } else {
+                        if (line.indexOf("\"notifications/cancelled\"") >= 0) cancels[0]++;
+                        line.setLength(0);
+                    }
+                }
+                if (n < 0 && !stubborn) System.exit(0); // the client is gone: so are we (stubborn: main waits on)
+                return n;
+            }
+        };
         ObjectMapper om = new ObjectMapper();
         var mapper = new JacksonMcpJsonMapper(om);
         int[] calls = {0};
@@ -67,9 +96,11 @@ public final class FakeUpstream {
             }
             return CallToolResult.builder().addTextContent("slept").build();
         }));
+        tools.add(tool("cancels", "How many notifications/cancelled were received", Map.of("type", "object"), a ->
+                CallToolResult.builder().structuredContent(Map.of("cancels", cancels[0])).addTextContent("" + cancels[0]).build()));
         tools.add(tool("calls", "How many calls were served", Map.of("type", "object"), a ->
                 CallToolResult.builder().structuredContent(Map.of("calls", calls[0])).addTextContent("" + calls[0]).build()));
-        McpServer.sync(new StdioServerTransportProvider(mapper))
+        McpServer.sync(new StdioServerTransportProvider(mapper, stdin, System.out))
                 .serverInfo("fake-upstream", "1.0")
                 .jsonMapper(mapper)
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(om))

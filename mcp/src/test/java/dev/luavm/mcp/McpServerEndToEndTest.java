@@ -86,19 +86,21 @@ class McpServerEndToEndTest {
     }
 
     @Test
-    void aSpentSessionBudgetFailsEveryCallUntilReset() throws Exception {
+    void aSpentSessionBudgetStaysSpentAcrossResets() throws Exception {
         try (McpSyncClient c = client(javaCommand(TestServerMain.class, "--session-gas", "2000000"))) {
             run(c, "keep = 1");
             Map<String, Object> gas = run(c, "while true do end");
             assertEquals("gas", error(gas).get("limit"));
-            assertTrue(((String) error(gas).get("message")).contains("lua_reset"));
+            assertTrue(((String) error(gas).get("message")).contains("the session's gas budget is spent"), gas.toString());
             assertEquals("gas", error(run(c, "keep")).get("limit"));
 
             McpSchema.CallToolResult reset = call(c, "lua_reset", Map.of());
-            assertNotEquals(Boolean.TRUE, reset.isError());
-            Map<String, Object> after = run(c, "keep");
-            assertEquals(true, after.get("ok"));
-            assertEquals(java.util.Collections.singletonList(null), after.get("results"), "globals are gone after reset");
+            assertNotEquals(Boolean.TRUE, reset.isError(), "a reset still answers");
+            @SuppressWarnings("unchecked")
+            Map<String, Object> usage = (Map<String, Object>) ((Map<String, Object>) reset.structuredContent()).get("usage");
+            assertEquals(0, ((Number) usage.get("gasLeft")).longValue(), usage.toString());
+            Map<String, Object> after = run(c, "1 + 1");
+            assertEquals("gas", error(after).get("limit"), "a reset gives no gas back: " + after);
         }
     }
 

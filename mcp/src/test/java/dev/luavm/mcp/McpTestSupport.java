@@ -32,6 +32,12 @@ final class McpTestSupport {
         return cmd;
     }
 
+    /** {@code up=<java -cp ... FakeUpstream args>} for {@code --upstream}, each word quoted. */
+    static String upstreamSpec(String... fakeUpstreamArgs) {
+        return "up=" + String.join(" ", javaCommand(FakeUpstream.class, fakeUpstreamArgs).stream()
+                .map(w -> "'" + w.replace("'", "'\\''") + "'").toList());
+    }
+
     /** The SDK's client, connected to {@code command} started as a subprocess, initialized. */
     static McpSyncClient client(List<String> command) {
         ServerParameters p = ServerParameters.builder(command.get(0)).args(command.subList(1, command.size())).build();

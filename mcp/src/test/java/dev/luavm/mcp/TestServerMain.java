@@ -4,7 +4,11 @@ import dev.luavm.Limits;
 
 import java.time.Duration;
 
-/** The server as a subprocess for the end-to-end tests: {@code [--gas N] [--session-gas N] [--timeout MS] [--output N] [--upstream SPEC]...}. */
+/**
+ * The server as a subprocess for the end-to-end tests: {@code [--gas N] [--session-gas N]
+ * [--timeout MS] [--output N] [--max-message BYTES] [--progress-ms MS] [--upstream-timeout MS]
+ * [--upstream SPEC]...}.
+ */
 public final class TestServerMain {
     private TestServerMain() {}
 
@@ -19,6 +23,9 @@ public final class TestServerMain {
                 case "--timeout" -> limits = limits.withTimeout(Duration.ofMillis(Long.parseLong(args[++i])));
                 case "--output" -> limits = limits.withOutput(Long.parseLong(args[++i]));
                 case "--upstream" -> b.upstream(args[++i]);
+                case "--max-message" -> b.maxMessageBytes(Integer.parseInt(args[++i]));
+                case "--progress-ms" -> b.progressInterval(Duration.ofMillis(Long.parseLong(args[++i])));
+                case "--upstream-timeout" -> b.upstreamTimeout(Duration.ofMillis(Long.parseLong(args[++i])));
                 default -> throw new IllegalArgumentException(args[i]);
             }
         }
