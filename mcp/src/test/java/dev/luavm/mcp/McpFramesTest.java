@@ -199,6 +199,16 @@ class McpFramesTest {
     }
 
     @Test
+    void deepNestingAndEndlessNumbersAreParseErrors() throws Exception {
+        String deep = "[".repeat(5000) + "]".repeat(5000);
+        assertError(answerTo("{\"jsonrpc\":\"2.0\",\"id\":29,\"method\":\"tools/call\",\"params\":{\"name\":\"lua_run\","
+                + "\"arguments\":{\"source\":\"1\",\"x\":" + deep + "}}}"), -32700, "Parse error");
+        assertError(answerTo("{\"jsonrpc\":\"2.0\",\"id\":" + "9".repeat(100_000) + ",\"method\":\"ping\"}"), -32700,
+                "Parse error");
+        stillServing();
+    }
+
+    @Test
     void blankLinesAndCrLfAreFraming() throws Exception {
         mcp.sendBytes(("\n\r\n   \n" + ping("crlf") + "\r\n").getBytes(StandardCharsets.UTF_8));
         assertEquals("{}", mcp.answer("crlf").get("result").toString());
