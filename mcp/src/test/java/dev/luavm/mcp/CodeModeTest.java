@@ -145,10 +145,11 @@ class CodeModeTest {
 
     @Test
     void aHangingUpstreamCallIsACatchableErrorAndTheRunGoesOn() throws Exception {
-        Limits oneSecond = Limits.defaults().withTimeout(Duration.ofSeconds(1));
+        // the call waits 2.7 s (90%), leaving the script 0.3 s to go on
+        Limits threeSeconds = Limits.defaults().withTimeout(Duration.ofSeconds(3));
         try (LuaMcpServer quick = LuaMcpServer.builder().log(new PrintStream(new ByteArrayOutputStream()))
-                .limits(oneSecond).upstream("up", javaCommand(FakeUpstream.class)).build();
-             LuaSession session = new LuaSession(LuaVM.create(), quick.capabilities(), oneSecond, "t")) {
+                .limits(threeSeconds).upstream("up", javaCommand(FakeUpstream.class)).build();
+             LuaSession session = new LuaSession(LuaVM.create(), quick.capabilities(), threeSeconds, "t")) {
             Map<String, Object> r = session.run("local ok, err = pcall(up.sleep) return ok, err, 'went on'");
             assertEquals(true, r.get("ok"), "the run was not ended by its time limit: " + r);
             List<?> results = (List<?>) r.get("results");
@@ -161,14 +162,16 @@ class CodeModeTest {
 
     @Test
     void theUpstreamTimeoutBoundsEachToolCall() throws Exception {
-        try (LuaMcpServer quick = LuaMcpServer.builder().log(new PrintStream(new ByteArrayOutputStream()))
-                .upstreamTimeout(Duration.ofMillis(300)).upstream("up", javaCommand(FakeUpstream.class)).build();
-             Sandbox sb = LuaVM.create().sandbox().capabilities(quick.capabilities()).build()) {
+        // a minute per run: without its own bound, a tool call would wait 54 s (90% of it)
+        Limits aMinute = Limits.defaults().withTimeout(Duration.ofSeconds(60));
+        try (LuaMcpServer quick = LuaMcpServer.builder().log(new PrintStream(new ByteArrayOutputStream())).limits(aMinute)
+                .upstreamTimeout(Duration.ofSeconds(5)).upstream("up", javaCommand(FakeUpstream.class)).build();
+             Sandbox sb = LuaVM.create().sandbox().capabilities(quick.capabilities()).limits(aMinute).build()) {
             long start = System.nanoTime();
             Object err = sb.eval("local ok, err = pcall(up.sleep) return err");
             long ms = (System.nanoTime() - start) / 1_000_000;
             assertTrue(String.valueOf(err).endsWith("up.sleep: no answer within the call's time limit"), String.valueOf(err));
-            assertTrue(ms < 9_000, "bounded by the upstream timeout, not by 90% of the run's 10 s: " + ms + " ms");
+            assertTrue(ms < 40_000, "bounded by the upstream timeout, not by 90% of the run's minute: " + ms + " ms");
             assertEquals(5L, sb.eval("return up.add{a = 2, b = 3}.sum"), "the upstream still serves");
             assertEquals(1L, sb.eval("return up.cancels().cancels"), "the abandoned call was cancelled upstream");
         }
