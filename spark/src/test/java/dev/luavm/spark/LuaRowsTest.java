@@ -298,6 +298,11 @@ class LuaRowsTest {
         IllegalArgumentException memory = assertThrows(IllegalArgumentException.class, () -> LuaSpark.rows(transactions(1))
                 .script("x", "return {}").output(FEE_OUT).limits(Limits.defaults().withMemory(1000)).map());
         assertTrue(memory.getMessage().contains("too small for the granted libraries"), memory.getMessage());
+        Object notSerializable = new Object();
+        CapabilitiesFactory captures = () -> notSerializable.hashCode() == 0 ? Capabilities.none() : Capabilities.standard();
+        IllegalArgumentException ser = assertThrows(IllegalArgumentException.class, () -> LuaSpark.rows(transactions(1))
+                .script("x", "return {}").capabilities(captures).output(FEE_OUT).map());
+        assertTrue(ser.getMessage().contains("the CapabilitiesFactory does not serialize"), ser.getMessage());
         IllegalArgumentException big = assertThrows(IllegalArgumentException.class, () -> LuaSpark.rows(transactions(1))
                 .script("x", "return {}" + " ".repeat(100)).output(FEE_OUT).limits(Limits.defaults().withSourceBytes(50)).map());
         assertTrue(big.getMessage().contains("source too large"), big.getMessage());

@@ -88,6 +88,11 @@ class LuaSqlFunctionTest {
     void registerTakesBundlesOnlyOrAFactory() {
         Capabilities withFunction = Capabilities.standard().toBuilder().grant("f", "a function", call -> 1).build();
         assertThrows(IllegalArgumentException.class, () -> LuaSpark.register(spark, "lua2", withFunction, Limits.defaults()));
+        CapabilitiesFactory writes = () -> Capabilities.standard().toBuilder()
+                .declare("ledger.post", "Post a fee").effects("writes:ledger").grant(call -> null).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LuaSpark.register(spark, "lua3", writes, Limits.defaults()));
+        assertTrue(e.getMessage().contains("'idempotent'"), e.getMessage());
         LuaSpark.register(spark, "lua_rates", LuaRowsTest.rates(), Limits.defaults());
         assertEquals("0.029", one("lua_rates('return rates.lookup(...)', 'US')"));
     }
