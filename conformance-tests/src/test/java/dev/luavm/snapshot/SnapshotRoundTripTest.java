@@ -116,4 +116,34 @@ class SnapshotRoundTripTest {
                 g = load(function() return nil end)
                 """, "print(it(), it(), f(21))", "print(it(), it())");
     }
+
+    @Test
+    void xpcallFinalizersAndCollectorState() {
+        sameAsUninterrupted("""
+                getmetatable('').__index.shout = function(s) return s:upper() .. '!' end
+                co = coroutine.create(function()
+                  local r = {xpcall(function()
+                    local v = coroutine.yield('in xpcall')
+                    error({code = v})
+                  end, function(e) return 'handled ' .. tostring(e.code) end)}
+                  coroutine.yield(table.unpack(r))
+                  return 'end'
+                end)
+                print(coroutine.resume(co))
+                gcs = {}
+                for i = 1, 5 do setmetatable({}, {__gc = function() gcs[#gcs + 1] = i end}) end
+                keep = setmetatable({}, {__gc = function() print('kept one finalized') end})
+                collectgarbage('stop')
+                function mk() return function() return 1 end end
+                f1 = mk()
+                deep = coroutine.wrap(function(n)
+                  local function rec(k) if k == 0 then return coroutine.yield('deep') end return rec(k - 1) + 1 end
+                  return rec(n)
+                end)
+                print(deep(3000))
+                """,
+                "print(('abc'):shout(), coroutine.resume(co, 42)) print(coroutine.resume(co)) print(coroutine.status(co))",
+                "print(collectgarbage('isrunning'), mk() == f1, #gcs) collectgarbage() print(#gcs, table.concat(gcs, ','))",
+                "keep = nil collectgarbage() print(deep(10), tostring({}))");
+    }
 }
