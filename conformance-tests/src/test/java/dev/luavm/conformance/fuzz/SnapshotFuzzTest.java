@@ -59,10 +59,12 @@ class SnapshotFuzzTest {
     private static final byte[] PAUSED;
 
     static {
-        Sandbox sb = VM.sandbox().capabilities(CAPS).limits(LIMITS).randomSeed(3).build();
+        // the states are built under roomy limits: the first runs load and instrument the classes
+        Limits roomy = Limits.defaults().withTimeout(Duration.ofMinutes(2));
+        Sandbox sb = VM.sandbox().capabilities(CAPS).limits(roomy).randomSeed(3).build();
         sb.eval("state", STATE);
         PLAIN = sb.snapshot();
-        Sandbox p = PAUSING.sandbox().capabilities(CAPS).limits(LIMITS).randomSeed(3).build();
+        Sandbox p = PAUSING.sandbox().capabilities(CAPS).limits(roomy).randomSeed(3).build();
         byte[] paused;
         try {
             p.eval("state", STATE + "\nlocal v = coroutine.wrap(function() return pcall(ask, obj, 'x') end)() print(v)");
