@@ -431,8 +431,11 @@ public final class Soak {
                 + "Functions the compiled tier compiled: %,d (the runtime keeps the first 10,000 names).%n%n", r.unexpected(), CHURN, r.newSandboxes(), r.compiledFunctions()));
         for (String e : r.examples()) b.append("- ").append(e).append('\n');
         if (!r.examples().isEmpty()) b.append('\n');
-        b.append("Figures at the start, after warm-up (the baseline), in the middle and at the end (each with every worker paused and the heap collected):\n\n");
-        b.append("| figure | start | baseline | middle | end | growth allowed | verdict |\n|---|---:|---:|---:|---:|---:|---|\n");
+        b.append("Figures at the start, after warm-up (the baseline: the first checkpoint after the start), in the middle and at the end,"
+                + " each with every worker paused and the heap collected. A figure keeps growing when it grew by more than its allowance"
+                + " from the baseline to the end and by more than half of it over the second half:\n\n");
+        b.append("| figure | start | baseline | middle | end | baseline to end | second half | allowed | verdict |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         Sample first = r.samples().get(0);
         for (Trend t : r.trends()) {
             boolean bytes = t.name().startsWith("heap") || t.name().startsWith("metaspace");
@@ -445,7 +448,8 @@ public final class Soak {
             };
             b.append("| ").append(t.name()).append(" | ").append(fmt(startValue, bytes)).append(" | ").append(fmt(t.baseline(), bytes))
                     .append(" | ").append(fmt(t.middle(), bytes)).append(" | ").append(fmt(t.end(), bytes)).append(" | ")
-                    .append(fmt(t.slack(), bytes)).append(" | ").append(t.growing() ? "**keeps growing**" : "flat").append(" |\n");
+                    .append(signed(t.end() - t.baseline(), bytes)).append(" | ").append(signed(t.end() - t.middle(), bytes))
+                    .append(" | ").append(fmt(t.slack(), bytes)).append(" | ").append(t.growing() ? "**keeps growing**" : "flat").append(" |\n");
         }
         b.append("\nEvery checkpoint:\n\n| runs | seconds | heap | metaspace | classes | threads | files |\n|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Sample x : r.samples()) {
@@ -454,6 +458,10 @@ public final class Soak {
         }
         b.append(END).append('\n');
         return b.toString();
+    }
+
+    private static String signed(long v, boolean bytes) {
+        return (v > 0 ? "+" : v < 0 ? "-" : "") + fmt(Math.abs(v), bytes);
     }
 
     private static String fmt(long v, boolean bytes) {
