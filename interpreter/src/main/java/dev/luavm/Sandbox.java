@@ -1002,8 +1002,11 @@ public final class Sandbox implements AutoCloseable {
         /**
          * Directories {@code require} reads Lua source modules from (with the {@code package}
          * bundle), read-only, in order: {@code package.path} becomes {@code D/?.lua;D/?/init.lua}
-         * for each. Nothing outside them is read ({@code ..}, outside names and symbolic links
-         * leaving them count as absent); binary chunks never load.
+         * for each, with {@code D} as given here. Each directory is resolved when the sandbox is
+         * built (a relative one against the working directory, through symbolic links, as the
+         * operating system resolves it; {@code ../src} works). Nothing outside them is read: a
+         * {@code ..} in the part of a name under a directory, names outside them and symbolic
+         * links leaving them count as absent; binary chunks never load.
          */
         public Builder moduleDirectories(List<java.nio.file.Path> directories) {
             this.moduleDirectories = List.copyOf(directories);

@@ -181,6 +181,34 @@ class MainTest {
     }
 
     @Test
+    void aRelativePathIsResolvedOnceThroughLinksAndNamesUnderItStayInside() throws IOException {
+        Files.createDirectories(dir.resolve("real/src/Test"));
+        Files.createDirectories(dir.resolve("t"));
+        script("real/src/Test/More.lua", "return 'more'\n");
+        script("secret.lua", "return 'SECRET'\n");
+        Files.createSymbolicLink(dir.resolve("real/src/Test/out.lua"), dir.resolve("secret.lua"));
+        Files.createSymbolicLink(dir.resolve("src"), dir.resolve("real/src")); // the directory given is a link
+        // as a user in a test directory types it: ../../../tmp/junit.../src from the working directory
+        String rel = Path.of("").toAbsolutePath().relativize(dir.resolve("src")).toString();
+        assertTrue(rel.startsWith(".."), rel);
+        Path main = script("t/main.lua", String.join("\n",
+                "print(require 'Test.More', package.path:find('" + rel + "/?.lua', 1, true) ~= nil)",
+                "print(pcall(require, 'Test.out'))",
+                "print(package.searchpath('Test.More', '" + rel + "/?.lua'))",
+                "package.path = '" + rel + "/../?.lua;" + rel + "/Test/../../secret.lua'",
+                "print(pcall(require, 'secret'))", ""));
+        Outcome o = luavm("--path", rel, main.toString());
+        assertEquals(0, o.status, o.err);
+        String[] lines = o.out.split("\n");
+        assertEquals("more\ttrue", lines[0]);
+        assertTrue(lines[1].startsWith("false\tmodule 'Test.out' not found:"), o.out); // a link leading out
+        assertTrue(o.out.contains("\n" + rel + "/Test/More.lua\n"), o.out);
+        assertTrue(o.out.contains("false\tmodule 'secret' not found:\n\tno field package.preload['secret']\n"
+                + "\tno file '" + rel + "/../secret.lua'\n\tno file '" + rel + "/Test/../../secret.lua'\n"), o.out);
+        assertTrue(!o.out.contains("SECRET"), o.out);
+    }
+
+    @Test
     void requireNotFoundListsThePlacesTriedAsLua53() throws IOException {
         Path main = script("main.lua", "require 'nope.sub'\n");
         Outcome o = luavm("--path", "extra", main.toString());

@@ -12,30 +12,45 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The directories a host lets {@code require} read Lua source modules from, read-only. A file
- * name (as {@code package.path}'s templates make it) is readable only when it names a regular
- * file inside one of the directories: a name with a {@code ..} component, an absolute name
- * outside them, and a name that reaches outside through a symbolic link are all treated as
- * absent, so a script learns nothing about the rest of the file system. Nothing else is ever
- * opened; nothing is ever written.
+ * The directories a host lets {@code require} read Lua source modules from, read-only.
+ *
+ * <p>Each directory is resolved once, when this object is made: a relative name against the
+ * working directory, then through every symbolic link in it, as the operating system would
+ * ({@code ../src} from {@code /home/u/proj/test} is {@code /home/u/proj/src}, and a directory
+ * that is a link is its target). {@code package.path} keeps the names as the host gave them
+ * ({@code ../src/?.lua}), so messages read as lua5.3's.
+ *
+ * <p>A file name (as {@code package.path}'s templates make it) is readable only when it names a
+ * regular file inside one of the directories: the name is the directory as given (or any other
+ * spelling of its absolute, lexically normal name) followed by a <em>module part</em>, and the
+ * module part may not leave the directory: a {@code ..} component in it, and a symbolic link
+ * under the directory that leads outside it, make the name absent, as does every name outside
+ * the directories, so a script learns nothing about the rest of the file system. Nothing else is
+ * ever opened; nothing is ever written.
  */
 public final class ModuleFiles {
     private final List<String> given;
+    /** each directory as given, as a path (compared component by component) */
+    private final List<Path> givenPaths = new ArrayList<>();
+    /** each directory's absolute, lexically normal name: another spelling of it */
     private final List<Path> roots = new ArrayList<>();
+    /** each directory resolved through its symbolic links, once */
     private final List<Path> realRoots = new ArrayList<>();
 
-    /** Directories as the host names them (relative ones against the working directory). */
+    /** Directories as the host names them (relative ones against the working directory), resolved now. */
     public ModuleFiles(List<Path> directories) {
         List<String> names = new ArrayList<>();
         for (Path d : directories) {
             names.add(d.toString());
-            Path abs = d.toAbsolutePath().normalize();
-            roots.add(abs);
+            givenPaths.add(d);
+            Path abs = d.toAbsolutePath();
+            roots.add(abs.normalize());
             Path real;
             try {
+                // not normalised first: ".." after a link is the link target's parent, as the OS has it
                 real = abs.toRealPath();
             } catch (IOException e) {
-                real = abs; // absent now: nothing under it can be read until it exists
+                real = abs.normalize(); // absent now: nothing under it can be read until it exists
             }
             realRoots.add(real);
         }
@@ -98,20 +113,37 @@ public final class ModuleFiles {
         } catch (InvalidPathException e) {
             return null;
         }
-        for (Path part : p) {
-            if (part.toString().equals("..")) return null;
-        }
-        Path abs = p.toAbsolutePath().normalize();
-        for (int i = 0; i < roots.size(); i++) {
-            if (!abs.startsWith(roots.get(i))) continue;
+        for (int i = 0; i < realRoots.size(); i++) {
+            Path part = modulePart(p, i);
+            if (part == null) continue;
+            for (Path c : part) {
+                if (c.toString().equals("..")) return null; // a module name never leaves its directory
+            }
             try {
-                Path real = abs.toRealPath();
+                Path real = realRoots.get(i).resolve(part).toRealPath();
                 if (real.startsWith(realRoots.get(i)) && Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) return new Found(real, i);
             } catch (IOException e) {
                 return null;
             }
         }
         return null;
+    }
+
+    /**
+     * The part of {@code p} under directory {@code i}: after the directory as given
+     * ({@code ../src/Test/More.lua} under {@code ../src}), or after its absolute name for a name
+     * without {@code ..} ({@code /home/u/proj/src/Test/More.lua}, {@code More.lua} under
+     * {@code .}); null when {@code p} is not under it.
+     */
+    private Path modulePart(Path p, int i) {
+        Path g = givenPaths.get(i);
+        if (p.startsWith(g) && !p.equals(g)) return g.relativize(p);
+        for (Path c : p) {
+            if (c.toString().equals("..")) return null;
+        }
+        Path abs = p.toAbsolutePath().normalize();
+        Path root = roots.get(i);
+        return abs.startsWith(root) && !abs.equals(root) ? root.relativize(abs) : null;
     }
 
     /**
