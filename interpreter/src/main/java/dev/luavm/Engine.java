@@ -135,7 +135,7 @@ final class Engine {
         return dev.luavm.vm.VmSnapshots.pausedCall(state) == fn;
     }
 
-    /** Charges gas to the run (the host's conversions of a resumed call's results). */
+    /** Charges gas to the run (the host's conversions of a resumed call's results, the audit log's writes). */
     void chargeGas(long units) {
         gas.charge(units);
     }
@@ -162,12 +162,13 @@ final class Engine {
         return gas.isCancelled();
     }
 
-    /** Ends the run now with {@code limit} (for the output limit, enforced by the host environment). */
+    /** Ends the run now with {@code limit} (the output and audit limits, enforced outside the VM). */
     RuntimeException terminate(LuaLimitException.Limit limit) {
         LuaTermination.Reason reason = switch (limit) {
             case GAS -> LuaTermination.Reason.GAS;
             case TIME -> LuaTermination.Reason.TIME;
             case CANCELLED -> LuaTermination.Reason.CANCELLED;
+            case AUDIT -> LuaTermination.Reason.AUDIT;
             default -> LuaTermination.Reason.OUTPUT;
         };
         gas.terminate(reason, false);
@@ -193,6 +194,7 @@ final class Engine {
             case TIME -> LuaLimitException.Limit.TIME;
             case CANCELLED -> LuaLimitException.Limit.CANCELLED;
             case OUTPUT -> LuaLimitException.Limit.OUTPUT;
+            case AUDIT -> LuaLimitException.Limit.AUDIT;
             case EXIT -> null;
         };
     }

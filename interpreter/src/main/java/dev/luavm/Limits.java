@@ -16,7 +16,9 @@ import java.util.Objects;
  *   <li>{@code outputBytes}: bytes {@code print} may write per run; beyond it the run ends;</li>
  *   <li>{@code timeout}: wall-clock time per run;</li>
  *   <li>{@code sourceBytes}: largest chunk accepted by eval/compile/load;</li>
- *   <li>{@code parseDepth}: syntactic nesting (PUC's 200 "C levels" by default).</li>
+ *   <li>{@code parseDepth}: syntactic nesting (PUC's 200 "C levels" by default);</li>
+ *   <li>{@code auditEvents}: events one run may write to its audit log (beyond them the run ends
+ *       with {@code AUDIT}); no effect without an audit sink.</li>
  * </ul>
  * Serializable (plain numbers and a {@link Duration}), so a job can ship them to other machines
  * with the script's source (the Spark module does).
@@ -37,6 +39,8 @@ public final class Limits implements java.io.Serializable {
     public static final long DEFAULT_SOURCE = 16L << 20;
     /** Default syntactic nesting: 200 levels, as PUC-Rio Lua. */
     public static final int DEFAULT_PARSE_DEPTH = 200;
+    /** Default audit events per run: 100,000 (the run's end not counted). */
+    public static final long DEFAULT_AUDIT_EVENTS = 100_000L;
 
     private final long gas;
     private final long memoryBytes;
@@ -46,14 +50,15 @@ public final class Limits implements java.io.Serializable {
     private final long sourceBytes;
     private final int parseDepth;
     private final long runGas;
+    private final long auditEvents;
 
     private Limits(long gas, long memoryBytes, int callDepth, long outputBytes, Duration timeout,
-                   long sourceBytes, int parseDepth) {
-        this(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, Long.MAX_VALUE);
+                   long sourceBytes, int parseDepth, long auditEvents) {
+        this(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, Long.MAX_VALUE, auditEvents);
     }
 
     private Limits(long gas, long memoryBytes, int callDepth, long outputBytes, Duration timeout,
-                   long sourceBytes, int parseDepth, long runGas) {
+                   long sourceBytes, int parseDepth, long runGas, long auditEvents) {
         if (gas <= 0) throw new IllegalArgumentException("gas must be positive: " + gas);
         if (runGas <= 0) throw new IllegalArgumentException("gas per run must be positive: " + runGas);
         if (memoryBytes <= 0) throw new IllegalArgumentException("memory must be positive: " + memoryBytes);
@@ -63,6 +68,7 @@ public final class Limits implements java.io.Serializable {
         if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive: " + timeout);
         if (sourceBytes <= 0) throw new IllegalArgumentException("source size must be positive: " + sourceBytes);
         if (parseDepth < 1) throw new IllegalArgumentException("parse depth must be positive: " + parseDepth);
+        if (auditEvents <= 0) throw new IllegalArgumentException("audit events must be positive: " + auditEvents);
         this.gas = gas;
         this.memoryBytes = memoryBytes;
         this.callDepth = callDepth;
@@ -71,49 +77,63 @@ public final class Limits implements java.io.Serializable {
         this.sourceBytes = sourceBytes;
         this.parseDepth = parseDepth;
         this.runGas = runGas;
+        this.auditEvents = auditEvents;
     }
 
-    /** A deserialized copy passes the constructor's checks like any other. */
+    /**
+     * A deserialized copy passes the constructor's checks like any other (limits written before
+     * the audit bound existed read with its default).
+     */
     private Object readResolve() {
-        return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, runGas);
+        return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, runGas,
+                auditEvents == 0 ? DEFAULT_AUDIT_EVENTS : auditEvents);
     }
 
     /** Finite defaults suitable for untrusted scripts. */
     public static Limits defaults() {
         return new Limits(DEFAULT_GAS, DEFAULT_MEMORY, DEFAULT_CALL_DEPTH, DEFAULT_OUTPUT, DEFAULT_TIMEOUT,
-                DEFAULT_SOURCE, DEFAULT_PARSE_DEPTH);
+                DEFAULT_SOURCE, DEFAULT_PARSE_DEPTH, DEFAULT_AUDIT_EVENTS);
     }
 
     /**
-     * No practical limit on gas, memory, output or time (the call depth and parse depth stay
+     * No practical limit on gas, memory, output, time or audit events (the call depth and parse depth stay
      * finite: they protect the host, not the budget). For trusted code and benchmarks only.
      */
     public static Limits unlimited() {
         return new Limits(Long.MAX_VALUE, Long.MAX_VALUE / 4, 1_000_000, Long.MAX_VALUE,
-                Duration.ofDays(365_000), Integer.MAX_VALUE, DEFAULT_PARSE_DEPTH);
+                Duration.ofDays(365_000), Integer.MAX_VALUE, DEFAULT_PARSE_DEPTH, Long.MAX_VALUE);
     }
 
     /** These limits with gas {@code v} for the sandbox's life. */
-    public Limits withGas(long v) { return new Limits(v, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, runGas); }
+    public Limits withGas(long v) { return new Limits(v, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, runGas, auditEvents); }
     /** These limits with a memory cap of {@code v} bytes. */
-    public Limits withMemory(long v) { return new Limits(gas, v, callDepth, outputBytes, timeout, sourceBytes, parseDepth, runGas); }
+    public Limits withMemory(long v) { return new Limits(gas, v, callDepth, outputBytes, timeout, sourceBytes, parseDepth, runGas, auditEvents); }
     /** These limits with {@code v} levels of nested calls (at least 10). */
-    public Limits withCallDepth(int v) { return new Limits(gas, memoryBytes, v, outputBytes, timeout, sourceBytes, parseDepth, runGas); }
+    public Limits withCallDepth(int v) { return new Limits(gas, memoryBytes, v, outputBytes, timeout, sourceBytes, parseDepth, runGas, auditEvents); }
     /** These limits with {@code v} bytes of output per run. */
-    public Limits withOutput(long v) { return new Limits(gas, memoryBytes, callDepth, v, timeout, sourceBytes, parseDepth, runGas); }
+    public Limits withOutput(long v) { return new Limits(gas, memoryBytes, callDepth, v, timeout, sourceBytes, parseDepth, runGas, auditEvents); }
     /** These limits with {@code v} of wall-clock time per run. */
-    public Limits withTimeout(Duration v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, v, sourceBytes, parseDepth, runGas); }
+    public Limits withTimeout(Duration v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, v, sourceBytes, parseDepth, runGas, auditEvents); }
     /** These limits accepting chunks of up to {@code v} bytes. */
-    public Limits withSourceBytes(long v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, v, parseDepth, runGas); }
+    public Limits withSourceBytes(long v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, v, parseDepth, runGas, auditEvents); }
     /** These limits with {@code v} levels of syntactic nesting. */
-    public Limits withParseDepth(int v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, v, runGas); }
+    public Limits withParseDepth(int v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, v, runGas, auditEvents); }
 
     /**
      * These limits with at most {@code v} gas per run (on top of the sandbox's life budget
      * {@link #gas()}): a run that uses it up ends with GAS, and the next run gets {@code v} again
      * while the life budget lasts.
      */
-    public Limits withRunGas(long v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, v); }
+    public Limits withRunGas(long v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, v, auditEvents); }
+
+    /**
+     * These limits with at most {@code v} audit events per run (default
+     * {@value #DEFAULT_AUDIT_EVENTS}). The run's last event ({@code RunEnded}) and the clock
+     * reads still pending at its end are not refused; any other event past the bound ends the
+     * run with {@code LuaLimitException(AUDIT)} instead of being written. A host call asks for
+     * room for all of its events before it begins, so a call is never cut from the log.
+     */
+    public Limits withAuditEvents(long v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, parseDepth, runGas, v); }
 
     /** Gas for the sandbox's life. */
     public long gas() { return gas; }
@@ -131,11 +151,14 @@ public final class Limits implements java.io.Serializable {
     public long sourceBytes() { return sourceBytes; }
     /** The syntactic nesting accepted. */
     public int parseDepth() { return parseDepth; }
+    /** Audit events per run ({@code Long.MAX_VALUE}: no bound). */
+    public long auditEvents() { return auditEvents; }
 
     @Override
     public String toString() {
         return "Limits[gas=" + gas + ", memory=" + memoryBytes + ", callDepth=" + callDepth + ", output=" + outputBytes
                 + ", timeout=" + timeout + ", source=" + sourceBytes + ", parseDepth=" + parseDepth
-                + (runGas == Long.MAX_VALUE ? "" : ", runGas=" + runGas) + "]";
+                + (runGas == Long.MAX_VALUE ? "" : ", runGas=" + runGas)
+                + (auditEvents == Long.MAX_VALUE ? "" : ", auditEvents=" + auditEvents) + "]";
     }
 }

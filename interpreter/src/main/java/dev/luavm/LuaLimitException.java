@@ -1,7 +1,7 @@
 package dev.luavm;
 
 /**
- * A run ended by a limit or by cancellation. Gas, time, output and cancellation end the run at
+ * A run ended by a limit or by cancellation. Gas, time, output, audit and cancellation end the run at
  * once: {@code pcall} cannot catch them and no Lua code runs afterwards. Memory and depth are
  * ordinary Lua errors inside the script ({@code not enough memory}, {@code stack overflow},
  * catchable as in PUC); only when nothing catches them do they surface here.
@@ -20,7 +20,12 @@ public class LuaLimitException extends LuaException {
         /** Calls nested deeper than the call-depth limit. */
         DEPTH("depth"),
         /** {@link Sandbox#cancel()} ended the run. */
-        CANCELLED("cancelled");
+        CANCELLED("cancelled"),
+        /**
+         * The run's audit log is full: it wrote {@link Limits#auditEvents()} events, or its sink
+         * reports its budget spent ({@link dev.luavm.audit.AuditSink#full()}).
+         */
+        AUDIT("audit");
 
         /** the lower-case name used in messages and on the command line */
         public final String label;
@@ -47,7 +52,7 @@ public class LuaLimitException extends LuaException {
         return limit;
     }
 
-    /** "gas limit exceeded", ..., "run cancelled". */
+    /** "gas limit exceeded", ..., "audit limit exceeded", "run cancelled". */
     public static String messageFor(Limit limit) {
         return limit == Limit.CANCELLED ? "run cancelled" : limit.label + " limit exceeded";
     }

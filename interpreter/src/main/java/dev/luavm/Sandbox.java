@@ -166,12 +166,25 @@ public final class Sandbox implements AutoCloseable {
         }
         engine.tiering(vm.tiering());
         this.audit = new AuditTrail(name, b.audit != null ? b.audit : vm.auditSink(), b.record);
-        if (audit.enabled()) env.onClockRead(audit::clockRead);
+        audit.meter(new AuditTrail.Meter() { // the log's writes cost gas; a full log ends the run
+            @Override
+            public void chargeGas(long units) {
+                engine.chargeGas(units);
+            }
+
+            @Override
+            public RuntimeException auditLimit() {
+                return engine.terminate(LuaLimitException.Limit.AUDIT);
+            }
+        });
+        if (audit.enabled()) {
+            env.onClockRead(audit::clockRead);
+            env.digestOutput(); // the run's end seals its output's digest
+        }
         if (recordedInput != null && audit.recording()) recordedInput.recordTo(audit);
         if (audit.recording()) {
             env.onCpuClockRead(audit::cpuClockRead);
             env.onModuleRead(audit::moduleRead);
-            env.digestOutput();
         }
         this.gateway = new HostGateway(name, b.policy != null ? b.policy : vm.policy(), converter, engine::poll, audit,
                 engine::gasUsed);
@@ -542,8 +555,12 @@ public final class Sandbox implements AutoCloseable {
         Results results = null;
         Throwable failure = null;
         try {
-            audit.begin(source.kind(), source.chunk(), source.sha256(), Arrays.asList(args), capabilities, limits,
-                    env.randomSeed(), env.currentTimeMillis()); // fails closed: no log, no run
+            try {
+                audit.begin(source.kind(), source.chunk(), source.sha256(), Arrays.asList(args), capabilities, limits,
+                        env.randomSeed(), env.currentTimeMillis()); // fails closed: no log, no run
+            } catch (dev.luavm.vm.LuaTermination t) {
+                throw new LuaLimitException(Engine.terminationLimit(t)); // a full audit sink: no room, no run
+            }
             // the zone only when recording: resolving it reads the time-zone rules (~7 ms of a CLI start-up)
             if (audit.recording()) audit.recordStart(source.loadName(), source.source(), Arrays.asList(args), env.zoneId());
             env.startRun(limits.outputBytes(), () -> { throw engine.terminate(LuaLimitException.Limit.OUTPUT); });

@@ -15,7 +15,7 @@ class LimitsSerializationTest {
     @Test
     void everyLimitSurvivesSerialization() throws Exception {
         Limits l = Limits.defaults().withGas(1234).withMemory(5678).withCallDepth(99).withOutput(11)
-                .withTimeout(Duration.ofMillis(250)).withSourceBytes(4096).withParseDepth(50).withRunGas(77);
+                .withTimeout(Duration.ofMillis(250)).withSourceBytes(4096).withParseDepth(50).withRunGas(77).withAuditEvents(88);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(l);
@@ -26,5 +26,6 @@ class LimitsSerializationTest {
         }
         assertEquals(l.toString(), back.toString());
         assertEquals(77, back.runGas());
+        assertEquals(88, back.auditEvents());
     }
 }

@@ -53,6 +53,8 @@ final class ArgParser {
         if (o.restore != null && o.seed != null) {
             throw new UsageException("'--seed' and '--restore' exclude each other (a snapshot carries its seed)");
         }
+        if (o.auditKey != null && o.audit == null) throw new UsageException("'--audit-key' needs '--audit FILE'");
+        if (o.auditEvents != null && o.auditEvents < 1) throw new UsageException("--audit-events: must be at least 1");
         return o;
     }
 
@@ -73,8 +75,8 @@ final class ArgParser {
             o.version = true;
             return i + 1;
         }
-        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path", "--audit", "--seed", "--tier", "--mount",
-                "--save", "--restore").contains(name)) {
+        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path", "--audit", "--audit-key", "--audit-events",
+                "--seed", "--tier", "--mount", "--save", "--restore").contains(name)) {
             throw new UsageException("unrecognized option '" + a + "'");
         }
         int next = i + 1;
@@ -91,6 +93,8 @@ final class ArgParser {
                 case "--path" -> o.paths.add(value);
                 case "--mount" -> o.mounts.add(value);
                 case "--audit" -> o.audit = value;
+                case "--audit-key" -> o.auditKey = value;
+                case "--audit-events" -> o.auditEvents = Quantities.parseCount(value, value);
                 case "--seed" -> o.seed = parseSeed(value);
                 case "--tier" -> o.tier = dev.luavm.vm.tier.Tier.parse(value);
                 case "--save" -> o.save = value;
@@ -142,7 +146,12 @@ final class ArgParser {
             "                  POINT=mem[:QUOTA], POINT=DIR:overlay[:QUOTA] (changes in memory, dropped",
             "                  after each run); QUOTA as --memory; outside the mounts no file exists",
             "  --audit FILE    write the audit log with the recording to FILE (JSON Lines,",
-            "                  replaced if it exists); replay it with 'luavm replay FILE'",
+            "                  replaced if it exists; hash-chained and sealed); replay it with 'luavm replay FILE'",
+            "  --audit-key KEY seal the --audit log with an HMAC-SHA256 under the key in file KEY",
+            "                  (at least 32 bytes, raw or as hex digits): only a keyed log resists a",
+            "                  consistent rewrite; replay it with 'luavm replay FILE --audit-key KEY'",
+            "  --audit-events N  events each run may write to the --audit log; beyond them the run",
+            "                  ends with 'audit limit exceeded' (default: unlimited)",
             "  --seed N        deterministic runs: math.random and table.sort seeded with N, and",
             "                  virtual time (os.time from 2000-01-01 UTC, os.clock from gas used),",
             "                  so the same script prints the same bytes and uses the same gas",
@@ -155,6 +164,6 @@ final class ArgParser {
             "Without a script: the REPL on a terminal (history in ~/.luavm_history), else stdin is the script.",
             "In the REPL, ':save FILE' writes the session's state and ':load FILE' replaces it with FILE's.",
             "Exit status: 0 success, 1 error, 3 a limit ended the run, n after os.exit(n)",
-            "(luavm replay: 4 a divergence).",
+            "(luavm replay: 4 a divergence or its ceiling reached, 1 a log it cannot use).",
             "");
 }

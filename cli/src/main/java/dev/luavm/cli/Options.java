@@ -17,7 +17,7 @@ import java.util.List;
  *   --            stop handling options
  *   -             stop handling options and run stdin
  *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --path DIR  --tier T  --help
- *   --audit FILE  --seed N  --mount POINT=SOURCE:MODE  --save FILE  --restore FILE
+ *   --audit FILE  --audit-key KEY  --audit-events N  --seed N  --mount POINT=SOURCE:MODE  --save FILE  --restore FILE
  * </pre>
  * {@link #rawArgs} keeps every argument so the {@code arg} table can give the interpreter's
  * own arguments negative indices, as {@code lua.c} does; {@link #scriptIndex} is the script's
@@ -47,6 +47,10 @@ final class Options {
     final List<String> mounts = new ArrayList<>();
     /** where the JSON Lines audit log (with the recording) goes, or null */
     String audit;
+    /** the file holding the key that seals the audit log, or null (unkeyed) */
+    String auditKey;
+    /** events per run the audit log may take ({@code Limits.withAuditEvents}), or null: unlimited */
+    Long auditEvents;
     /** the random seed, which also makes time virtual (deterministic runs); null: a fresh seed, real time */
     Long seed;
     /** where the state goes after a run that succeeded ({@code --save}), or null */

@@ -32,8 +32,8 @@ import java.util.List;
  * malformed input. A failed run's result is withheld and the item is marked for review.
  */
 final class RunCommand implements Subcommand {
-    static final String USAGE = "usage: luavm run --contract FILE --input INPUT.json script.lua [--audit LOG] [--host NAME|CLASS]"
-            + " [--mount SPEC]...\n";
+    static final String USAGE = "usage: luavm run --contract FILE --input INPUT.json script.lua [--audit LOG [--audit-key KEY]]"
+            + " [--host NAME|CLASS] [--mount SPEC]...\n";
     /** The status when the command cannot start. */
     static final int CANNOT_START = 2;
 
@@ -45,7 +45,7 @@ final class RunCommand implements Subcommand {
     @Override
     public int run(List<String> args, Console console) {
         quietValidatorLogging();
-        String contractFile = null, inputFile = null, script = null, audit = null, host = null;
+        String contractFile = null, inputFile = null, script = null, audit = null, host = null, auditKey = null;
         List<String> mounts = new java.util.ArrayList<>();
         try {
             for (int i = 0; i < args.size(); i++) {
@@ -54,6 +54,7 @@ final class RunCommand implements Subcommand {
                     case "--contract" -> contractFile = value(args, ++i, a);
                     case "--input" -> inputFile = value(args, ++i, a);
                     case "--audit" -> audit = value(args, ++i, a);
+                    case "--audit-key" -> auditKey = value(args, ++i, a);
                     case "--host" -> host = value(args, ++i, a);
                     case "--mount" -> mounts.add(value(args, ++i, a)); // what the host offers; the contract's filesystem: picks
                     case "--help", "-h" -> {
@@ -70,6 +71,7 @@ final class RunCommand implements Subcommand {
             if (contractFile == null) throw new IllegalArgumentException("--contract FILE is required");
             if (inputFile == null) throw new IllegalArgumentException("--input INPUT.json is required");
             if (script == null) throw new IllegalArgumentException("no script given");
+            if (auditKey != null && audit == null) throw new IllegalArgumentException("--audit-key needs --audit LOG");
         } catch (IllegalArgumentException e) {
             console.error("luavm run", e.getMessage(), null);
             console.err.print(USAGE);
@@ -99,7 +101,14 @@ final class RunCommand implements Subcommand {
         Outcome outcome;
         String chunk = "@" + Path.of(script).getFileName();
         if (audit != null) {
-            try (ContractLog log = ContractLog.append(Path.of(audit))) {
+            dev.luavm.audit.jsonl.AuditKey key;
+            try {
+                key = auditKey == null ? null : dev.luavm.audit.jsonl.AuditKey.read(Path.of(auditKey));
+            } catch (IOException | IllegalArgumentException e) {
+                console.error("luavm run", "cannot use the audit key " + auditKey + ": " + e.getMessage(), null);
+                return CANNOT_START;
+            }
+            try (ContractLog log = ContractLog.append(Path.of(audit), key)) {
                 outcome = log.run(runner, hostNames, chunk, source, inputBytes, ContractRunner.Settings.DEFAULT);
             } catch (IOException e) {
                 console.error("luavm run", "cannot write the audit log " + audit + ": " + e.getMessage(), null);
@@ -124,11 +133,11 @@ final class RunCommand implements Subcommand {
      * block is identical, 4 at the first that is not (described on stderr), 1 when the log
      * cannot be read.
      */
-    static int replayContractLog(Path file, Console console) {
+    static int replayContractLog(Path file, dev.luavm.audit.jsonl.AuditKey key, Console console) {
         quietValidatorLogging();
         List<ContractReplay.Block> blocks;
         try {
-            blocks = ContractReplay.replay(file, names -> HostModules.load(names.size() == 1 ? names.get(0) : null).registry,
+            blocks = ContractReplay.replay(file, key, names -> HostModules.load(names.size() == 1 ? names.get(0) : null).registry,
                     LuaVM.create());
         } catch (IOException | RuntimeException e) {
             console.error("luavm replay", "cannot replay " + file + ": " + e.getMessage(), null);

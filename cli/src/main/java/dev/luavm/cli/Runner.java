@@ -12,6 +12,7 @@ import dev.luavm.LuaVM;
 import dev.luavm.OutputSink;
 import dev.luavm.Sandbox;
 import dev.luavm.stdlib.pkg.FileText;
+import dev.luavm.audit.jsonl.AuditKey;
 import dev.luavm.audit.jsonl.JsonLinesAuditSink;
 
 import java.io.IOException;
@@ -54,6 +55,7 @@ final class Runner {
         if (o.memory != null) l = l.withMemory(o.memory);
         if (o.timeout != null) l = l.withTimeout(o.timeout);
         if (o.output != null) l = l.withOutput(o.output);
+        if (o.auditEvents != null) l = l.withAuditEvents(o.auditEvents);
         return l;
     }
 
@@ -112,8 +114,15 @@ final class Runner {
         try {
             vm = LuaVM.builder().limits(limits(options)).tier(tier(options)).build();
             if (options.audit != null) {
+                AuditKey key;
                 try {
-                    log = new JsonLinesAuditSink(Files.newOutputStream(Path.of(options.audit)));
+                    key = options.auditKey == null ? null : AuditKey.read(Path.of(options.auditKey));
+                } catch (IOException | IllegalArgumentException e) {
+                    console.error("luavm", "cannot use the audit key " + options.auditKey + " (" + e.getMessage() + ")", null);
+                    return 1;
+                }
+                try {
+                    log = JsonLinesAuditSink.create(Path.of(options.audit), key);
                 } catch (IOException e) {
                     console.error("luavm", "cannot open " + options.audit + " (" + e.getMessage() + ")", null);
                     return 1;
@@ -200,12 +209,13 @@ final class Runner {
         }
     }
 
-    private static void closeQuietly(JsonLinesAuditSink log) {
+    private void closeQuietly(JsonLinesAuditSink log) {
         if (log == null) return;
         try {
-            log.close();
-        } catch (IOException ignored) {
-            // every event was flushed as it was written; a failure then already failed its run
+            log.close(); // writes the sealed log_closed: a log without it reads as cut
+        } catch (IOException e) {
+            console.error("luavm", "cannot close the audit log " + options.audit + " (" + e.getMessage()
+                    + "): it will read as cut", null);
         }
     }
 

@@ -43,6 +43,24 @@ class InvoiceContractFixturesTest {
         return out;
     }
 
+    /** The log's line of {@code type} (the first, or the last), without the chain's own fields. */
+    private static String line(List<String> lines, String type, boolean last) throws IOException {
+        String found = null;
+        for (String l : lines) {
+            if (JSON.readTree(l).path("type").asText().equals(type)) {
+                found = l;
+                if (!last) break;
+            }
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode o = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(found);
+        o.remove(List.of("prev", "seal", "hmac"));
+        return o.toString();
+    }
+
+    private static String outcomeLine(List<String> lines) throws IOException {
+        return line(lines, "contract_outcome", true);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"malformed-input", "forbidden-call", "timeout", "bad-output"})
     void theFixtureReplaysByteForByte(String fixture) throws IOException {
@@ -50,14 +68,14 @@ class InvoiceContractFixturesTest {
         List<String> recorded = lines(log);
         MainTest.Outcome o = luavm("replay", log.toString());
         assertEquals(0, o.status(), o.err());
-        assertEquals(recorded.get(recorded.size() - 1) + "\n", o.out());   // the outcome line, reproduced exactly
+        assertEquals(outcomeLine(recorded) + "\n", o.out());   // the outcome line, reproduced exactly
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"malformed-input", "forbidden-call", "timeout", "bad-output"})
     void theFixtureIsRecordedFromTheCurrentSources(String fixture) throws IOException {
         Path log = EXAMPLE.resolve("fixtures").resolve(fixture).resolve("audit.jsonl");
-        JsonNode head = JSON.readTree(lines(log).get(0));
+        JsonNode head = JSON.readTree(line(lines(log), "contract_run", false));
         String why = " (run examples/invoice-contract/fixtures/regen.sh after changing the example)";
         assertEquals(Files.readString(EXAMPLE.resolve("contract.yaml")), head.path("contractText").asText(), "contract.yaml changed" + why);
         assertEquals(Digests.sha256(Files.readAllBytes(script(fixture))), head.path("scriptSha256").asText(), "the script changed" + why);
@@ -70,7 +88,7 @@ class InvoiceContractFixturesTest {
     void runningTheFixtureAgainFailsIntoReviewAsRecorded(String fixture) throws IOException {
         Path fx = EXAMPLE.resolve("fixtures").resolve(fixture);
         List<String> recorded = lines(fx.resolve("audit.jsonl"));
-        JsonNode expected = JSON.readTree(recorded.get(recorded.size() - 1));
+        JsonNode expected = JSON.readTree(outcomeLine(recorded));
         MainTest.Outcome o = luavm("run", "--contract", EXAMPLE.resolve("contract.yaml").toString(),
                 "--input", fx.resolve("input.json").toString(), script(fixture).toString());
         JsonNode got = JSON.readTree(o.out());
@@ -104,7 +122,7 @@ class InvoiceContractFixturesTest {
         List<String> categories = new ArrayList<>();
         for (String f : List.of("malformed-input", "forbidden-call", "timeout", "bad-output")) {
             List<String> l = lines(EXAMPLE.resolve("fixtures").resolve(f).resolve("audit.jsonl"));
-            JsonNode outcome = JSON.readTree(l.get(l.size() - 1));
+            JsonNode outcome = JSON.readTree(outcomeLine(l));
             categories.add(outcome.path("category").asText() + (outcome.path("limit").isNull() ? "" : ":" + outcome.path("limit").asText()));
         }
         assertEquals(List.of("malformed-input", "blocked-capability", "limit:time", "bad-output"), categories);
@@ -120,6 +138,10 @@ class InvoiceContractFixturesTest {
         assertTrue(!tampered.equals(text));
         Files.writeString(log, tampered);
         MainTest.Outcome o = luavm("replay", log.toString());
+        assertEquals(1, o.status(), o.out() + o.err()); // the chain sees the edit
+        assertTrue(o.err().contains("the hash chain is broken"), o.err());
+        Files.writeString(log, Rechain.of(tampered)); // rewritten consistently (no key): the replay sees it
+        o = luavm("replay", log.toString());
         assertEquals(4, o.status(), o.out() + o.err());
         assertTrue(o.err().contains("diverged"), o.err());
     }
@@ -127,14 +149,19 @@ class InvoiceContractFixturesTest {
     @Test
     void aTamperedOutcomeIsCaught() throws IOException {
         Path log = dir.resolve("tampered.jsonl");
-        Files.writeString(log, Files.readString(EXAMPLE.resolve("fixtures/bad-output/audit.jsonl"))
-                .replace("\"category\":\"bad-output\"", "\"category\":\"ok\""));
+        String edited = Files.readString(EXAMPLE.resolve("fixtures/bad-output/audit.jsonl"))
+                .replace("\"category\":\"bad-output\"", "\"category\":\"ok\"");
+        Files.writeString(log, edited);
         MainTest.Outcome o = luavm("replay", log.toString());
+        assertEquals(1, o.status(), o.err()); // the outcome's seal sees the edit
+        assertTrue(o.err().contains("the seal does not match its line"), o.err());
+        Files.writeString(log, Rechain.of(edited));
+        o = luavm("replay", log.toString());
         assertEquals(4, o.status());
         assertTrue(o.err().contains("the outcome differs"), o.err());
-        Files.writeString(log, Files.readString(EXAMPLE.resolve("fixtures/malformed-input/audit.jsonl"))
+        Files.writeString(log, Rechain.of(Files.readString(EXAMPLE.resolve("fixtures/malformed-input/audit.jsonl"))
                 .replace("\\\"amount\\\": \\\"1.250,00\\\"", "\\\"amount\\\": 1250.0")
-                .replace("\\\"EURO\\\"", "\\\"EUR\\\""));
+                .replace("\\\"EURO\\\"", "\\\"EUR\\\"")));
         o = luavm("replay", log.toString());
         assertEquals(4, o.status(), o.err());
         assertTrue(o.err().contains("but the log has no run"), o.err());

@@ -364,10 +364,12 @@ class AuditLogTest {
         RunStarted start = sink.events(RunStarted.class).get(0);
         assertEquals(1_700_000_000_000L, start.clockMillis());
         List<AuditEvent> all = sink.events();
-        assertEquals(List.of("RunStarted", "ClockReading", "HostCallEvent", "ClockReading", "RunEnded"),
+        assertEquals(List.of("RunStarted", "ClockReadings", "HostCallEvent", "ClockReadings", "RunEnded"),
                 all.stream().map(e -> e.getClass().getSimpleName()).toList());
-        assertEquals(new dev.luavm.audit.ClockReading(start.sandbox(), 1, 1, 1_700_000_001_500L), all.get(1));
-        assertEquals(new dev.luavm.audit.ClockReading(start.sandbox(), 1, 2, 1_700_000_003_000L), all.get(3));
+        assertEquals(new dev.luavm.audit.ClockReadings(start.sandbox(), 1, dev.luavm.audit.ClockReadings.Kind.WALL,
+                new long[] {1}, new long[] {1_700_000_001_500L}), all.get(1));
+        assertEquals(new dev.luavm.audit.ClockReadings(start.sandbox(), 1, dev.luavm.audit.ClockReadings.Kind.WALL,
+                new long[] {2}, new long[] {1_700_000_003_000L}), all.get(3));
 
         // a clock that does not move writes nothing: replay answers every read with the start reading
         MemoryAuditSink fixed = new MemoryAuditSink();

@@ -106,10 +106,11 @@ class CrossJvmReplayTest {
         Recording rec = JsonLinesAuditLog.recording(log);
         ReplayResult res = Replayer.builder(dev.luavm.LuaVM.builder().build(), rec)
                 .source(1, SCRIPTS[4][1].replace("host.price('apple')", "host.price('pear')")).build().replay();
-        List<AuditEvent> events = JsonLinesAuditLog.read(log);
-        int callLine = 0;
+        JsonLinesAuditLog.Log read = JsonLinesAuditLog.readLog(log, null);
+        List<AuditEvent> events = read.events();
+        long callLine = 0;
         for (int i = 0; i < events.size(); i++) {
-            if (events.get(i) instanceof dev.luavm.audit.HostCallEvent h && h.seq() == 1) callLine = i + 1;
+            if (events.get(i) instanceof dev.luavm.audit.HostCallEvent h && h.seq() == 1) callLine = read.line(i);
         }
         System.out.println(res);
         assertEquals(callLine, res.divergence().event(), res::toString);

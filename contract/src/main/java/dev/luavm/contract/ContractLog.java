@@ -1,23 +1,21 @@
 package dev.luavm.contract;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.luavm.audit.AuditEvent;
 import dev.luavm.audit.AuditSink;
 import dev.luavm.audit.Digests;
+import dev.luavm.audit.RunEnded;
+import dev.luavm.audit.jsonl.AuditKey;
+import dev.luavm.audit.jsonl.ChainedJsonLines;
 import dev.luavm.audit.jsonl.JsonLinesAuditSink;
 
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Objects;
 
@@ -32,8 +30,11 @@ import java.util.Objects;
  *       and what the script returned (kept even when withheld, when the contract's audit keeps
  *       output).</li>
  * </ol>
- * {@link ContractReplay} (and {@code luavm replay LOG}) reproduces each block. Lines are flushed
- * as written; a failure to write stops the run (fail closed).
+ * {@link ContractReplay} (and {@code luavm replay LOG}) reproduces each block. The file is a
+ * hash-chained, sealed log ({@link ChainedJsonLines}, docs/AUDIT.md): each run's
+ * {@code run_ended} and each block's {@code contract_outcome} are seals, and {@link #close()}
+ * ends the log with its sealed {@code log_closed}; with an {@link AuditKey} every seal carries an
+ * HMAC under it. Lines are flushed as written; a failure to write stops the run (fail closed).
  */
 public final class ContractLog implements Closeable {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -41,17 +42,25 @@ public final class ContractLog implements Closeable {
     static final String RUN = "contract_run";
     static final String OUTCOME = "contract_outcome";
 
-    private final Writer out;
+    private final ChainedJsonLines out;
 
-    /** Appends to {@code file}, creating it when absent. */
+    /** Appends to {@code file}, creating it when absent (unkeyed). */
     public static ContractLog append(Path file) throws IOException {
-        return new ContractLog(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND,
-                StandardOpenOption.WRITE));
+        return append(file, null);
     }
 
-    /** Writes to {@code out} (which this log closes). */
+    /** Appends to {@code file}, creating it when absent, sealed with {@code key} (null: unkeyed). */
+    public static ContractLog append(Path file, AuditKey key) throws IOException {
+        return new ContractLog(ChainedJsonLines.append(file, key));
+    }
+
+    /** Writes to {@code out} (which this log closes), unkeyed. */
     public ContractLog(OutputStream out) {
-        this.out = new OutputStreamWriter(Objects.requireNonNull(out, "out"), StandardCharsets.UTF_8);
+        this(new ChainedJsonLines(Objects.requireNonNull(out, "out"), null));
+    }
+
+    private ContractLog(ChainedJsonLines out) {
+        this.out = out;
     }
 
     /**
@@ -74,7 +83,7 @@ public final class ContractLog implements Closeable {
         head.put("scriptSha256", Digests.sha256(script));
         head.put("script", new String(script, StandardCharsets.UTF_8));   // for a reviewer, and to replay a script that does not compile
         head.put("inputText", new String(inputJson, StandardCharsets.UTF_8));
-        line(head);
+        out.write(head);
         AuditSink sink = this::event;
         Outcome o;
         try {
@@ -82,7 +91,7 @@ public final class ContractLog implements Closeable {
         } catch (dev.luavm.LuaAuditException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getMessage(), e);
         }
-        line(outcomeLine(o, c));
+        out.seal(outcomeLine(o, c));
         return o;
     }
 
@@ -99,13 +108,8 @@ public final class ContractLog implements Closeable {
     }
 
     private void event(AuditEvent e) throws IOException {
-        line(JsonLinesAuditSink.toJson(e));
-    }
-
-    private void line(JsonNode n) throws IOException {
-        out.write(MAPPER.writeValueAsString(n));
-        out.write('\n');
-        out.flush();
+        if (e instanceof RunEnded) out.seal(JsonLinesAuditSink.toJson(e));
+        else out.write(JsonLinesAuditSink.toJson(e));
     }
 
     @Override

@@ -29,7 +29,7 @@ final class ContractReader {
     static final Set<String> MODULE_FIELDS = Set.of("source", "functions");
     /** The longest module source a contract carries. */
     static final int MAX_MODULE_SOURCE = 256 << 10;
-    static final Set<String> LIMIT_FIELDS = Set.of("gas", "memory", "time", "output", "depth");
+    static final Set<String> LIMIT_FIELDS = Set.of("gas", "memory", "time", "output", "depth", "audit");
     /** The smallest memory limit: below it not even the libraries fit, so no run could start. */
     static final long MIN_MEMORY = 64 << 10;
     static final Set<String> AUDIT_ITEMS = Set.of("arguments", "results", "output");
@@ -307,7 +307,9 @@ final class ContractReader {
         Duration time = duration(n.get("time"), "limits.time");
         long output = size(n.get("output"), "limits.output", 0);
         long depth = count(n.get("depth"), "limits.depth", 10, dev.luavm.Limits.DEFAULT_CALL_DEPTH);
-        return new ContractLimits(gas, memory, time, output, (int) depth);
+        long audit = n.has("audit") && !n.get("audit").isNull() // optional: contracts from before it stay valid
+                ? count(n.get("audit"), "limits.audit", 1, Long.MAX_VALUE) : dev.luavm.Limits.DEFAULT_AUDIT_EVENTS;
+        return new ContractLimits(gas, memory, time, output, (int) depth, audit);
     }
 
     private long count(JsonNode n, String field, long min, long max) {

@@ -2,13 +2,17 @@ package dev.luavm.contract;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.luavm.Capabilities;
 import dev.luavm.LuaVM;
 import dev.luavm.Usage;
 import dev.luavm.audit.AuditEvent;
 import dev.luavm.audit.Digests;
 import dev.luavm.audit.RunEnded;
+import dev.luavm.audit.jsonl.AuditKey;
+import dev.luavm.audit.jsonl.AuditLogException;
 import dev.luavm.audit.jsonl.JsonLinesAuditLog;
+import dev.luavm.audit.jsonl.VerifiedLines;
 import dev.luavm.host.HostCallPolicy;
 import dev.luavm.replay.Recording;
 import dev.luavm.replay.ReplayResult;
@@ -16,11 +20,13 @@ import dev.luavm.replay.Replayer;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -52,13 +58,15 @@ public final class ContractReplay {
         }
     }
 
-    /** True when {@code file}'s first line starts a contract block. */
+    /** True when {@code file} holds a contract log: its first line after the chain's {@code log_started} starts a block. */
     public static boolean isContractLog(Path file) {
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
             while ((line = r.readLine()) != null) {
                 if (line.isBlank()) continue;
-                return ContractLog.RUN.equals(MAPPER.readTree(line).path("type").asText());
+                String type = MAPPER.readTree(line).path("type").asText();
+                if (type.equals("log_started")) continue;
+                return ContractLog.RUN.equals(type);
             }
         } catch (IOException | RuntimeException e) {
             return false;
@@ -75,43 +83,70 @@ public final class ContractReplay {
      * @throws IOException when the file cannot be read or is not a contract log
      */
     public static List<Block> replay(Path file, Function<List<String>, Capabilities> hosts, LuaVM vm) throws IOException {
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        return replay(file, null, hosts, vm);
+    }
+
+    /**
+     * Replays every block of {@code file}, a log sealed with {@code key} (null: unkeyed). The
+     * whole log is verified first (its hash chain, every seal and HMAC, its end:
+     * {@link VerifiedLines}); a log that does not verify is refused before anything runs.
+     *
+     * @throws IOException when the file cannot be read, does not verify ({@link AuditLogException}
+     *                     names the line) or is not a contract log
+     */
+    public static List<Block> replay(Path file, AuditKey key, Function<List<String>, Capabilities> hosts, LuaVM vm)
+            throws IOException {
+        List<ObjectNode> lines = new ArrayList<>();
+        List<Long> numbers = new ArrayList<>();
+        try (InputStream in = Files.newInputStream(file)) {
+            VerifiedLines.read(in, key, SEALED, VerifiedLines.Bounds.defaults(), (number, line) -> {
+                lines.add(line);
+                numbers.add(number);
+            });
+        }
         List<Block> out = new ArrayList<>();
         int i = 0;
         while (i < lines.size()) {
-            if (lines.get(i).isBlank()) {
-                i++;
-                continue;
-            }
             int start = i;
-            JsonNode head = MAPPER.readTree(lines.get(i));
+            JsonNode head = lines.get(i);
             if (!ContractLog.RUN.equals(head.path("type").asText())) {
-                throw new IOException("line " + (i + 1) + ": expected a contract_run line");
+                throw new IOException("line " + numbers.get(i) + ": expected a contract_run line");
             }
             List<AuditEvent> events = new ArrayList<>();
-            JsonNode outcome = null;
+            List<Long> positions = new ArrayList<>();
+            ObjectNode outcome = null;
             for (i++; i < lines.size(); i++) {
-                if (lines.get(i).isBlank()) continue;
-                JsonNode n = MAPPER.readTree(lines.get(i));
+                ObjectNode n = lines.get(i);
                 if (ContractLog.OUTCOME.equals(n.path("type").asText())) {
-                    outcome = n;
+                    outcome = withoutChain(n);
                     i++;
                     break;
                 }
                 if (ContractLog.RUN.equals(n.path("type").asText())) break;
                 try {
-                    events.add(JsonLinesAuditLog.parse(lines.get(i)));
+                    events.add(JsonLinesAuditLog.parse(withoutChain(n).toString()));
                 } catch (IOException | RuntimeException e) {
-                    throw new IOException("line " + (i + 1) + ": not an audit event (" + e.getMessage() + ")", e);
+                    throw new IOException("line " + numbers.get(i) + ": not an audit event (" + e.getMessage() + ")", e);
                 }
+                positions.add(numbers.get(i));
             }
-            out.add(block(start + 1, head, events, outcome, hosts, vm));
+            out.add(block(numbers.get(start).intValue(), head, events, positions, outcome, hosts, vm));
         }
         if (out.isEmpty()) throw new IOException("no contract run in " + file);
         return out;
     }
 
-    private static Block block(int line, JsonNode head, List<AuditEvent> events, JsonNode recordedOutcome,
+    /** The line types of a contract log that carry a seal (besides log_closed). */
+    private static final Set<String> SEALED = Set.of("run_ended", ContractLog.OUTCOME);
+
+    /** {@code line} without the chain's own fields: what the writer was given. */
+    private static ObjectNode withoutChain(ObjectNode line) {
+        ObjectNode o = line.deepCopy();
+        o.remove(List.of("prev", "seal", "hmac"));
+        return o;
+    }
+
+    private static Block block(int line, JsonNode head, List<AuditEvent> events, List<Long> positions, JsonNode recordedOutcome,
                                Function<List<String>, Capabilities> hosts, LuaVM vm) {
         String chunk = head.path("chunk").asText();
         List<String> notes = new ArrayList<>();
@@ -168,7 +203,9 @@ public final class ContractReplay {
             }
             Recording recording;
             try {
-                recording = Recording.of(events);
+                long[] at = new long[positions.size()];
+                for (int k = 0; k < at.length; k++) at[k] = positions.get(k);
+                recording = Recording.of(events, events.get(0).sandbox(), at, "line");
             } catch (RuntimeException e) {
                 return new Block(line, chunk, expected, null, "the run's recording is incomplete: " + e.getMessage(), notes);
             }

@@ -324,7 +324,9 @@ public final class ContractRunner {
         } catch (LuaException e) {
             return compileFailure(disclosure, e, sha);
         }
-        MemoryAuditSink log = new MemoryAuditSink();
+        // room for the contract's audit bound (about 1 KiB of heap per event), never less than the default budget
+        MemoryAuditSink log = new MemoryAuditSink(Math.max(MemoryAuditSink.DEFAULT_MAX_BYTES,
+                Math.min(Long.MAX_VALUE >> 10, contract.limits().auditEvents()) << 10));
         AuditSink extra = settings.audit();
         AuditSink sink = extra == null ? log : event -> {
             extra.write(event);   // the caller's log first: if it fails, the run stops (fail closed)

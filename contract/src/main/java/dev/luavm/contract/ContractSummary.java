@@ -50,7 +50,9 @@ public final class ContractSummary {
         row(out, "error detail", c.errorDetail().label);
         ContractLimits l = c.limits();
         row(out, "limits", "gas " + String.format(java.util.Locale.ROOT, "%,d", l.gas()) + ", memory " + size(l.memoryBytes()) + ", time " + duration(l.time())
-                + ", output " + size(l.outputBytes()) + ", depth " + l.depth());
+                + ", output " + size(l.outputBytes()) + ", depth " + l.depth()
+                + (l.auditEvents() == dev.luavm.Limits.DEFAULT_AUDIT_EVENTS ? ""
+                        : ", audit " + String.format(java.util.Locale.ROOT, "%,d", l.auditEvents()) + " events"));
         row(out, "audit keeps", auditKept(c.audit()));
         row(out, "approved by", c.approvalOwner());
         row(out, "on failure", c.rollback() == Rollback.MANUAL_REVIEW

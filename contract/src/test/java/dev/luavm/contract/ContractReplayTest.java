@@ -13,6 +13,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A contract log of every outcome category, replayed with and without the host's registry; tampering is caught. */
@@ -72,7 +73,12 @@ class ContractReplayTest {
         Path log = dir.resolve("c.jsonl");
         logRun(log, runner(), "local input = ... return {value = lookup(input.name)}", IN);
         String text = Files.readString(log);
-        Files.writeString(log, text.replace("required: [value]", "required: [valu]"));
+        String edited = text.replace("required: [value]", "required: [valu]");
+        Files.writeString(log, edited);
+        dev.luavm.audit.jsonl.AuditLogException e = assertThrows(dev.luavm.audit.jsonl.AuditLogException.class,
+                () -> ContractReplay.replay(log, names -> host.registry(), LuaVM.create()));
+        assertEquals(3, e.line(), e.getMessage()); // line 2 was edited: line 3's link to it breaks
+        Files.writeString(log, Rechain.of(edited)); // rewritten consistently, as anyone can without a key
         ContractReplay.Block b = ContractReplay.replay(log, names -> host.registry(), LuaVM.create()).get(0);
         assertFalse(b.identical());
         assertEquals("the contract text does not match its recorded SHA-256", b.problem());
@@ -83,7 +89,11 @@ class ContractReplayTest {
         Path log = dir.resolve("cut.jsonl");
         logRun(log, runner(), "local input = ... return {value = lookup(input.name)}", IN);
         List<String> lines = Files.readAllLines(log);
-        Files.write(log, lines.subList(0, lines.size() - 1));   // the process died before the outcome line
+        Files.write(log, lines.subList(0, lines.size() - 2));   // the process died before the outcome line
+        dev.luavm.audit.jsonl.AuditLogException e = assertThrows(dev.luavm.audit.jsonl.AuditLogException.class,
+                () -> ContractReplay.replay(log, null, LuaVM.create()));
+        assertTrue(e.getMessage().contains("it has no log_closed"), e.getMessage());
+        Files.writeString(log, Rechain.of(String.join("\n", lines.subList(0, lines.size() - 2))));
         ContractReplay.Block b = ContractReplay.replay(log, null, LuaVM.create()).get(0);
         assertTrue(b.problem().contains("no outcome line"), b.problem());
         assertNull(b.got());

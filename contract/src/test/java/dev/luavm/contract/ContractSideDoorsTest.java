@@ -307,7 +307,14 @@ class ContractSideDoorsTest {
         }
         String text = Files.readString(file);
         assertTrue(text.contains("job.lua:2: error (message withheld)"), text);
-        Files.writeString(file, text.replace("job.lua:2: error (message withheld)", "job.lua:1: error (message withheld)"));
+        String edited = text.replace("job.lua:2: error (message withheld)", "job.lua:1: error (message withheld)");
+        Files.writeString(file, edited);
+        // the log's seals see the edit: the whole log is refused, naming the line
+        dev.luavm.audit.jsonl.AuditLogException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.luavm.audit.jsonl.AuditLogException.class, () -> ContractReplay.replay(file, names -> host.registry(), LuaVM.create()));
+        assertTrue(refused.getMessage().contains("the seal does not match its line"), refused.getMessage());
+        // rewritten consistently (an unkeyed chain anyone can recompute), the replay still sees it
+        Files.writeString(file, Rechain.of(edited));
         ContractReplay.Block b = ContractReplay.replay(file, names -> host.registry(), LuaVM.create()).get(0);
         assertFalse(b.identical());
     }

@@ -19,4 +19,16 @@ public interface AuditSink {
      * @throws Exception the event could not be recorded: the run stops (fails closed)
      */
     void write(AuditEvent event) throws Exception;
+
+    /**
+     * True when the sink has spent the budget its host gave it (an in-memory sink's bytes, a
+     * file's quota). The runtime asks before a run starts, before each host call and before each
+     * event a script causes: a full sink ends the run with the {@code AUDIT} limit
+     * ({@link dev.luavm.LuaLimitException.Limit#AUDIT}) instead of writing more. Events already
+     * under way (the host call that was allowed to begin, the run's end) are still written, so a
+     * budget is passed by at most those. Default: never full.
+     */
+    default boolean full() {
+        return false;
+    }
 }

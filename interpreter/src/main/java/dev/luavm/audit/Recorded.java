@@ -10,8 +10,7 @@ import java.util.List;
  * sandbox built with {@code Sandbox.Builder.record(true)}, interleaved with the other events of
  * its run: {@link Kind#SOURCE}, {@link Kind#INPUTS}, {@link Kind#ZONE} and any {@link Kind#GLOBAL}
  * right after {@link RunStarted}; {@link Kind#HOST_RESULTS} or {@link Kind#HOST_ERROR} right after each
- * {@link HostCallEvent} (same {@code seq}); {@link Kind#CPU_CLOCK} when {@code os.clock} reads a
- * new value; {@link Kind#MODULE} when {@code require} gets a module's source from the host; {@link Kind#OUTPUT} just before {@link RunEnded}.
+ * {@link HostCallEvent} (same {@code seq}); {@link Kind#MODULE} when {@code require} gets a module's source from the host; {@link Kind#OUTPUT} just before {@link RunEnded}.
  *
  * <p>Unlike the other events, values here are not bounded: a host result of 1 MB is recorded as
  * 1 MB. They are still passed through the grant's {@link dev.luavm.host.Redactor}: a secret a
@@ -19,8 +18,7 @@ import java.util.List;
  * script the redacted value, and reports a divergence if the script's behaviour depended on it.
  * Run inputs and the source are recorded as given (no redactor applies to them).
  *
- * @param seq      the host call's number ({@code HOST_*}), the {@code os.clock} read's number
- *                 ({@code CPU_CLOCK}, from 1 in the run), else 0
+ * @param seq      the host call's number ({@code HOST_*}), the input read's number ({@code STDIN}), else 0
  * @param values   the values; may hold null (nil)
  * @param redacted true when the redactor changed any of {@code values}
  */
@@ -42,8 +40,6 @@ public record Recorded(String sandbox, long run, Kind kind, long seq, List<Objec
         HOST_ERROR,
         /** values: a module name {@code require} asked the host for, and the source it got (null: none) */
         MODULE,
-        /** values: the {@code os.clock} reading in nanoseconds (only changes are written) */
-        CPU_CLOCK,
         /** values: hex SHA-256 of the run's output bytes, and their count */
         OUTPUT,
         /**

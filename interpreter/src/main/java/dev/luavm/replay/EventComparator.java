@@ -2,7 +2,7 @@ package dev.luavm.replay;
 
 import dev.luavm.audit.AuditEvent;
 import dev.luavm.audit.AuditSink;
-import dev.luavm.audit.ClockReading;
+import dev.luavm.audit.ClockReadings;
 import dev.luavm.audit.HostCallEvent;
 import dev.luavm.audit.Recorded;
 import dev.luavm.audit.RunEnded;
@@ -26,14 +26,16 @@ final class EventComparator implements AuditSink {
     }
 
     private final boolean declared;
+    private final String unit;
     private Recording.Run run;
     private boolean sourceReplaced;
     private int cursor;
     private Divergence divergence;
 
     /** @param declared the replay has the original declarations (verdicts and reasons are then compared too) */
-    EventComparator(boolean declared) {
+    EventComparator(boolean declared, String unit) {
         this.declared = declared;
+        this.unit = unit;
     }
 
     void startRun(Recording.Run run, boolean sourceReplaced) {
@@ -67,7 +69,6 @@ final class EventComparator implements AuditSink {
         if (skipped(got)) return;
         int i = nextExpected();
         if (i >= run.events().size()) {
-            if (run.ended() == null) return; // the log stops mid-run (the recording process died): nothing more to compare
             diverge(i, "the run's end", describe(got));
             throw new Diverged();
         }
@@ -76,7 +77,7 @@ final class EventComparator implements AuditSink {
         String field = difference(want, got);
         if (field != null) {
             divergence = new Divergence(run.number(), run.eventNumber(i), describe(want) + (field.isEmpty() ? "" : ": " + field),
-                    value(want, field), value(got, field));
+                    value(want, field), value(got, field), unit);
             throw new Diverged();
         }
     }
@@ -93,15 +94,21 @@ final class EventComparator implements AuditSink {
         if (!(e instanceof Recorded r)) return false;
         return switch (r.kind()) {
             case SOURCE, INPUTS, ZONE, GLOBAL, MODULE, HOST_RESULTS, HOST_ERROR, STDIN -> true;
-            case CPU_CLOCK, OUTPUT -> false;
+            case OUTPUT -> false;
         };
     }
 
     private void diverge(int i, String expected, String got) {
-        int number = i < run.events().size() ? run.eventNumber(i)
+        long number = i < run.events().size() ? run.eventNumber(i)
                 : run.eventNumber(run.events().size() - 1) + 1;
         divergence = new Divergence(run.number(), number, i < run.events().size() ? describe(run.events().get(i)) : "after the run",
-                expected, got);
+                expected, got, unit);
+    }
+
+    /** Replaces the divergence, if any, with the replay's ceiling stopping it in the current run: where the run was to end. */
+    void ceiling(String what, String got) {
+        int last = run.events().size() - 1;
+        divergence = new Divergence(run.number(), run.eventNumber(last), what, describe(run.events().get(last)), got, unit);
     }
 
     /** null when {@code got} reproduces {@code want}; else the name of the first field that differs ("" for the event's kind). */
@@ -115,9 +122,10 @@ final class EventComparator implements AuditSink {
             if (w.randomSeed() != g.randomSeed()) return "randomSeed";
             return null;
         }
-        if (want instanceof ClockReading w && got instanceof ClockReading g) {
-            if (w.read() != g.read()) return "read";
-            return w.millis() != g.millis() ? "millis" : null;
+        if (want instanceof ClockReadings w && got instanceof ClockReadings g) {
+            if (w.clock() != g.clock()) return "";
+            if (!java.util.Arrays.equals(w.reads(), g.reads())) return "reads";
+            return java.util.Arrays.equals(w.values(), g.values()) ? null : "values";
         }
         if (want instanceof HostCallEvent w && got instanceof HostCallEvent g) {
             if (w.seq() != g.seq()) return "seq";
@@ -137,7 +145,7 @@ final class EventComparator implements AuditSink {
         if (want instanceof Recorded w && got instanceof Recorded g) {
             if (w.kind() != g.kind()) return "";
             if (w.seq() != g.seq()) return "seq";
-            if (!Normalized.of(w.values()).equals(Normalized.of(g.values()))) return w.kind() == Recorded.Kind.OUTPUT ? "bytes" : "nanos";
+            if (!Normalized.of(w.values()).equals(Normalized.of(g.values()))) return "bytes";
             return null;
         }
         RunEnded w = (RunEnded) want;
@@ -154,7 +162,9 @@ final class EventComparator implements AuditSink {
             if (w.usage().gas() != g.usage().gas()) return "gas";
             if (w.usage().outputBytes() != g.usage().outputBytes()) return "outputBytes";
         }
-        return w.hostCalls() != g.hostCalls() ? "hostCalls" : null;
+        if (w.hostCalls() != g.hostCalls()) return "hostCalls";
+        if (!Objects.equals(w.outputSha256(), g.outputSha256())) return "outputSha256";
+        return w.events() != g.events() ? "events" : null;
     }
 
     private static boolean stoppedFromOutside(RunEnded e) {
@@ -170,8 +180,11 @@ final class EventComparator implements AuditSink {
     static String describe(AuditEvent e) {
         if (e instanceof RunStarted s) return "run_started " + s.chunk();
         if (e instanceof HostCallEvent h) return "host call #" + h.seq() + " " + h.function();
-        if (e instanceof ClockReading c) return "clock read #" + c.read();
-        if (e instanceof Recorded r) return r.kind() == Recorded.Kind.OUTPUT ? "output" : "os.clock read #" + r.seq();
+        if (e instanceof ClockReadings c) {
+            return (c.clock() == ClockReadings.Kind.WALL ? "clock" : "os.clock") + " reads #" + c.firstRead()
+                    + (c.size() > 1 ? "..#" + c.lastRead() : "");
+        }
+        if (e instanceof Recorded r) return r.kind() == Recorded.Kind.OUTPUT ? "output" : r.kind().name().toLowerCase();
         RunEnded r = (RunEnded) e;
         return "run_ended " + r.outcome();
     }
@@ -188,8 +201,8 @@ final class EventComparator implements AuditSink {
                 case "inputsDigest" -> s.inputsDigest();
                 default -> s.randomSeed();
             };
-        } else if (e instanceof ClockReading c) {
-            v = field.equals("read") ? c.read() : c.millis();
+        } else if (e instanceof ClockReadings c) {
+            v = java.util.Arrays.toString(field.equals("reads") ? c.reads() : c.values());
         } else if (e instanceof HostCallEvent h) {
             v = switch (field) {
                 case "seq" -> h.seq();
@@ -214,6 +227,8 @@ final class EventComparator implements AuditSink {
                 case "resultDigest" -> r.resultDigest();
                 case "gas" -> r.usage().gas();
                 case "outputBytes" -> r.usage().outputBytes();
+                case "outputSha256" -> r.outputSha256();
+                case "events" -> r.events();
                 default -> r.hostCalls();
             };
         }

@@ -5,6 +5,7 @@ import dev.luavm.CompiledChunk;
 import dev.luavm.Limits;
 import dev.luavm.LuaAuditException;
 import dev.luavm.LuaException;
+import dev.luavm.LuaLimitException;
 import dev.luavm.LuaVM;
 import dev.luavm.OutputSink;
 import dev.luavm.Sandbox;
@@ -48,20 +49,43 @@ import java.util.Set;
  * <p>Pass a {@link LuaVM} built like the original's (its bundles, converter settings): the
  * sandbox's limits, seed, clocks, modules and capabilities come from the recording.
  *
- * <p>Limits: those recorded ({@code gas}, memory, depth, output, sizes, timeout). A run the host
- * stopped (time limit, cancel) during a host call is stopped at the same call; one stopped
- * between host calls ends where the replay's own time limit ends it, and only its ending kind
- * is compared.
+ * <h2>Limits and the ceiling</h2>
+ * The replay runs with exactly the recorded limits ({@code gas}, memory, depth, output, sizes,
+ * timeout, audit events) and capabilities, which the recording's seals vouch for
+ * ({@link Recording}), but never beyond its own ceiling ({@link Builder#ceiling}, default
+ * {@value #DEFAULT_MAX_GAS} gas and {@link #DEFAULT_TIMEOUT}; {@link Builder#maxMemory}, default
+ * {@value #DEFAULT_MAX_MEMORY} bytes held), whatever the log claims: gas for the whole replay,
+ * memory held, and time per run and for the whole replay (checked between runs; the host may
+ * also {@link #cancel()} from another thread, as {@code luavm replay} does at its deadline). A
+ * replay stopped by its ceiling never reached the recorded end: it is not identical, and
+ * {@link ReplayResult#ceiling()} names the ceiling.
+ *
+ * <p>A run the host stopped (time limit, cancel) during a host call is stopped at the same call;
+ * one stopped between host calls ends where the replay's own time limit ends it, and only its
+ * ending kind is compared.
  *
  * <p>A replay of a changed script ({@link Builder#source}) reports the first event the change
  * made different, not the changed source digest itself.
  */
 public final class Replayer {
+    /** The replay's default gas ceiling: 1,000,000,000 units for the whole replay. */
+    public static final long DEFAULT_MAX_GAS = 1_000_000_000L;
+    /** The replay's default time ceiling: 60 seconds. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /** The replay's default memory ceiling: 1 GiB held by the script. */
+    public static final long DEFAULT_MAX_MEMORY = 1L << 30;
+
     private final LuaVM vm;
     private final Recording recording;
     private final Capabilities declared;
     private final OutputSink output;
     private final Map<Long, byte[]> sources;
+    private final long maxGas;
+    private final Duration timeout;
+    private final long maxMemory;
+    /** the sandbox replaying, while it runs (for {@link #cancel()} from another thread) */
+    private volatile Sandbox running;
+    private volatile boolean cancelled;
 
     private Replayer(Builder b) {
         this.vm = b.vm;
@@ -69,6 +93,19 @@ public final class Replayer {
         this.declared = b.capabilities;
         this.output = b.output;
         this.sources = Map.copyOf(b.sources);
+        this.maxGas = b.maxGas;
+        this.timeout = b.timeout;
+        this.maxMemory = b.maxMemory;
+    }
+
+    /**
+     * Stops the replay at once (from any thread): it ends as stopped by its time ceiling. What a
+     * host calls at its own deadline for the whole replay.
+     */
+    public void cancel() {
+        cancelled = true;
+        Sandbox s = running;
+        if (s != null) s.cancel();
     }
 
     public static Builder builder(LuaVM vm, Recording recording) {
@@ -87,6 +124,9 @@ public final class Replayer {
         private Capabilities capabilities;
         private OutputSink output = (b, off, len) -> { };
         private final Map<Long, byte[]> sources = new HashMap<>();
+        private long maxGas = DEFAULT_MAX_GAS;
+        private Duration timeout = DEFAULT_TIMEOUT;
+        private long maxMemory = DEFAULT_MAX_MEMORY;
 
         private Builder(LuaVM vm, Recording recording) {
             this.vm = Objects.requireNonNull(vm);
@@ -118,19 +158,46 @@ public final class Replayer {
             return source(run, source.getBytes(StandardCharsets.UTF_8));
         }
 
+        /**
+         * The replay's own ceiling: at most {@code maxGas} gas for the whole replay, and
+         * {@code timeout} of wall-clock time per run and for the whole replay (default
+         * {@value Replayer#DEFAULT_MAX_GAS} and 60 seconds), whatever limits the log claims.
+         */
+        public Builder ceiling(long maxGas, Duration timeout) {
+            if (maxGas <= 0) throw new IllegalArgumentException("the gas ceiling must be positive: " + maxGas);
+            if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("the time ceiling must be positive: " + timeout);
+            this.maxGas = maxGas;
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** The most memory the replayed script may hold, whatever the log claims (default 1 GiB). */
+        public Builder maxMemory(long bytes) {
+            if (bytes <= 0) throw new IllegalArgumentException("the memory ceiling must be positive: " + bytes);
+            this.maxMemory = bytes;
+            return this;
+        }
+
         public Replayer build() {
             return new Replayer(this);
         }
     }
 
-    /** Replays every recorded run in order, in one fresh sandbox, and stops at the first divergence. */
+    /**
+     * Replays every recorded run in order, in one fresh sandbox, and stops at the first divergence.
+     *
+     * @throws IllegalArgumentException the recorded capabilities or limits cannot be set up here
+     *                                  (a bundle this runtime does not have)
+     */
     public ReplayResult replay() {
         List<Recording.Run> runs = recording.runs();
         Recording.Run first = runs.get(0);
         RunStarted s0 = first.started();
         List<String> notes = new ArrayList<>();
         boolean withDeclarations = declared != null;
-        EventComparator comparator = new EventComparator(withDeclarations);
+        EventComparator comparator = new EventComparator(withDeclarations, recording.unit());
+        Limits recorded = limitsOf(s0);
+        Limits limits = capped(recorded);
         ReplayClock clock = new ReplayClock(zoneOf(first.zone()));
         Recording.Run[] current = {first};
         long[] cpuReads = {0};
@@ -152,7 +219,7 @@ public final class Replayer {
         Sandbox.Builder sb = vm.sandbox()
                 .name(recording.sandbox())
                 .capabilities(capabilities(answer))
-                .limits(limitsOf(s0))
+                .limits(limits)
                 .randomSeed(s0.randomSeed())
                 .clock(clock)
                 .cpuClock(() -> current[0].cpuClockNanos(++cpuReads[0]))
@@ -164,8 +231,25 @@ public final class Replayer {
         java.io.InputStream input = recordedInput(runs);
         if (input != null) sb.input(input);
         int replayed = 0;
-        try (Sandbox sandbox = sb.build()) {
+        String ceiling = null;
+        long gasUsed = 0;
+        Duration elapsed = Duration.ZERO;
+        Sandbox built;
+        try {
+            built = sb.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the recorded capabilities cannot be granted here: " + e.getMessage(), e);
+        } catch (LuaLimitException e) {
+            // the libraries did not fit in the memory the replay allows: nothing was replayed
+            boolean capped = limits.memoryBytes() < recorded.memoryBytes();
+            comparator.startRun(first, false);
+            comparator.ceiling(capped ? "the replay's ceiling" : "the replay's sandbox", "its sandbox could not be set up ("
+                    + e.getMessage() + ")");
+            return new ReplayResult(comparator.divergence(), 0, notes, List.of(), capped ? "memory: " + maxMemory + " bytes" : null);
+        }
+        try (Sandbox sandbox = built) {
             box[0] = sandbox;
+            running = sandbox;
             for (Recording.Run run : runs) {
                 current[0] = run;
                 cpuReads[0] = 0;
@@ -173,19 +257,56 @@ public final class Replayer {
                 byte[] replaced = sources.get(run.number());
                 if (replaced != null) notes.add("run " + run.number() + ": source replaced");
                 comparator.startRun(run, replaced != null);
+                if (cancelled || elapsed.compareTo(timeout) >= 0) {
+                    ceiling = "time: " + seconds(timeout);
+                    comparator.ceiling("the replay's ceiling", "stopped by the replay's time ceiling before run " + run.number());
+                    break;
+                }
                 for (Map.Entry<String, Object> g : run.globals()) {
                     sandbox.setGlobal(g.getKey(), g.getValue() == Recording.NIL ? null : g.getValue());
                 }
                 replayed++;
-                execute(sandbox, run, replaced);
+                LuaLimitException.Limit ended = execute(sandbox, run, replaced);
                 comparator.finishRun();
+                gasUsed += sandbox.usage().gas();
+                elapsed = elapsed.plus(sandbox.usage().elapsed());
+                ceiling = stoppedByCeiling(ended, recorded, limits, gasUsed);
+                if (ceiling != null) {
+                    comparator.ceiling("the replay's ceiling", "stopped by the replay's ceiling (" + ceiling + ")");
+                    break;
+                }
                 if (comparator.divergence() != null) break;
             }
+        } finally {
+            running = null;
         }
-        return new ReplayResult(comparator.divergence(), replayed, notes, comparator.ends());
+        return new ReplayResult(comparator.divergence(), replayed, notes, comparator.ends(), ceiling);
     }
 
-    private void execute(Sandbox sandbox, Recording.Run run, byte[] replaced) {
+    /** The recorded limits, lowered to the replay's ceiling where they claim more. */
+    private Limits capped(Limits l) {
+        Limits c = l.withGas(Math.min(l.gas(), maxGas)).withMemory(Math.min(l.memoryBytes(), maxMemory));
+        return l.timeout().compareTo(timeout) > 0 ? c.withTimeout(timeout) : c;
+    }
+
+    /** Which ceiling ended the replayed run, when one that was below the recorded limit did; else null. */
+    private String stoppedByCeiling(LuaLimitException.Limit ended, Limits recorded, Limits capped, long gasUsed) {
+        if (ended == null) return null;
+        return switch (ended) {
+            case CANCELLED -> cancelled ? "time: " + seconds(timeout) : null;
+            case GAS -> capped.gas() < recorded.gas() && gasUsed >= capped.gas() ? "gas: " + maxGas : null;
+            case TIME -> capped.timeout().compareTo(recorded.timeout()) < 0 ? "time: " + seconds(timeout) : null;
+            case MEMORY -> capped.memoryBytes() < recorded.memoryBytes() ? "memory: " + maxMemory + " bytes" : null;
+            default -> null;
+        };
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+
+    /** Runs one recorded run again; the limit that ended it, if one did (also behind a divergence that stopped it). */
+    private LuaLimitException.Limit execute(Sandbox sandbox, Recording.Run run, byte[] replaced) {
         RunStarted s = run.started();
         Object[] inputs = run.inputs().toArray();
         byte[] src = replaced != null ? replaced : run.source();
@@ -198,10 +319,15 @@ public final class Replayer {
                 }
                 default -> sandbox.call(s.chunk(), inputs);
             }
+            return null;
+        } catch (LuaLimitException e) {
+            return e.limit();
         } catch (LuaAuditException e) {
-            // the comparator stopped the run at a divergence (it holds the details)
+            // the comparator stopped the run at a divergence (it holds the details), perhaps as a limit ended it
+            for (Throwable t : e.getSuppressed()) if (t instanceof LuaLimitException l) return l.limit();
+            return null;
         } catch (LuaException e) {
-            // the recorded run failed too, or the comparator will say it did not
+            return null; // the recorded run failed too, or the comparator will say it did not
         }
     }
 
@@ -311,6 +437,7 @@ public final class Replayer {
         if (m.get("sourceBytes") instanceof Number n) l = l.withSourceBytes(n.longValue());
         if (m.get("parseDepth") instanceof Number n) l = l.withParseDepth(n.intValue());
         if (m.get("runGas") instanceof Number n) l = l.withRunGas(n.longValue());
+        if (m.get("auditEvents") instanceof Number n) l = l.withAuditEvents(n.longValue());
         return l;
     }
 }

@@ -2,7 +2,7 @@ package dev.luavm.vm;
 
 /**
  * The end of a sandbox run imposed from outside the script: gas exhausted, wall-clock deadline
- * passed, cancelled by the host, an output limit reached (VM rules 1 and 5), or {@code os.exit}.
+ * passed, cancelled by the host, an output or audit limit reached (VM rules 1 and 5), or {@code os.exit}.
  *
  * <p>Deliberately not a {@link LuaError}: {@code pcall}, {@code xpcall},
  * {@code coroutine.resume} and error handlers never see it, and no Lua code runs after it is
@@ -20,6 +20,8 @@ public final class LuaTermination extends RuntimeException {
         CANCELLED,
         /** the host's output limit was reached */
         OUTPUT,
+        /** the run's audit log is full (its event bound, or its sink's budget) */
+        AUDIT,
         /** the script called {@code os.exit} (the host holds the status) */
         EXIT
     }
@@ -41,6 +43,7 @@ public final class LuaTermination extends RuntimeException {
             case TIME -> "time limit exceeded";
             case CANCELLED -> "cancelled";
             case OUTPUT -> "output limit exceeded";
+            case AUDIT -> "audit limit exceeded";
             case EXIT -> "exit";
         };
     }

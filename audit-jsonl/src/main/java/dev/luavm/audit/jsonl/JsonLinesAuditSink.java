@@ -1,13 +1,12 @@
 package dev.luavm.audit.jsonl;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.luavm.Usage;
 import dev.luavm.audit.AuditEvent;
 import dev.luavm.audit.AuditSink;
-import dev.luavm.audit.ClockReading;
+import dev.luavm.audit.ClockReadings;
 import dev.luavm.audit.HostCallEvent;
 import dev.luavm.audit.Recorded;
 import dev.luavm.audit.RunEnded;
@@ -16,64 +15,80 @@ import dev.luavm.audit.RunStarted;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * Writes audit events as JSON Lines: one JSON object per event, one event per line, in order,
- * flushed before {@link #write} returns (so an event the sandbox counts as written has reached
- * the operating system; a failure to write makes the run fail closed).
+ * Writes audit events as a sealed JSON Lines log: one JSON object per event, one event per line,
+ * in order, flushed before {@link #write} returns (so an event the sandbox counts as written has
+ * reached the operating system; a failure to write makes the run fail closed). The log is a hash
+ * chain ({@link ChainedJsonLines}, docs/AUDIT.md): every line carries the SHA-256 of the one
+ * before it, each run's {@code run_ended} seals the chain so far, and {@link #close()} ends the
+ * log with a sealed {@code log_closed}; with an {@link AuditKey} each seal also carries an
+ * HMAC-SHA256 under the key. {@link JsonLinesAuditLog} reads a log back and verifies all of it.
+ * Without a key the chain catches damage and naive edits, but anyone can recompute it; only a
+ * keyed log resists a consistent rewrite.
  *
- * <p>Each object has {@code "type"} ({@code "run_started"}, {@code "host_call"},
- * {@code "clock_reading"}, {@code "recorded"}, {@code "run_ended"}), {@code "sandbox"} and {@code "run"}, then the event's
- * fields under their record component names ({@link RunStarted}, {@link HostCallEvent}, {@link ClockReading},
- * {@link Recorded}, {@link RunEnded}); a recorded event's values use the typed encoding of
- * {@link JsonLinesAuditLog}, which reads a file back. Enums are
- * their names and {@code usage} an object with {@code elapsedNanos}. Values: integers as JSON
- * integers, floats always with a fraction or exponent ({@code 1.0}) and non-finite ones as the
- * strings {@code "inf"}, {@code "-inf"}, {@code "nan"}; lists as arrays; maps as objects whose keys
- * are written as text.
+ * <p>Each event object has {@code "type"} ({@code "run_started"}, {@code "host_call"},
+ * {@code "clock_readings"}, {@code "recorded"}, {@code "run_ended"}), {@code "prev"},
+ * {@code "sandbox"} and {@code "run"}, then the event's fields under their record component names
+ * ({@link RunStarted}, {@link HostCallEvent}, {@link ClockReadings}, {@link Recorded},
+ * {@link RunEnded}); a clock-readings event writes its read numbers and values as the first and
+ * then the differences; a recorded event's values use the typed encoding of
+ * {@link JsonLinesAuditLog}. Enums are their names and {@code usage} an object with
+ * {@code elapsedNanos}. Values: integers as JSON integers, floats always with a fraction or
+ * exponent ({@code 1.0}) and non-finite ones as the strings {@code "inf"}, {@code "-inf"},
+ * {@code "nan"}; lists as arrays; maps as objects whose keys are written as text.
  *
- * <p>Thread-safe: one file may serve several sandboxes (events carry the sandbox's name).
+ * <p>Thread-safe: one file may serve several sandboxes (events carry the sandbox's name); their
+ * events share one chain, in the order they were written.
  */
 public final class JsonLinesAuditSink implements AuditSink, Closeable {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private final ObjectMapper mapper = new ObjectMapper();
-    private final Writer out;
-    private boolean closed;
+    private final ChainedJsonLines out;
 
-    /** Appends to {@code file}, creating it when absent. */
+    /** Appends an unkeyed log to {@code file}, creating it when absent. */
     public static JsonLinesAuditSink append(Path file) throws IOException {
-        return new JsonLinesAuditSink(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND,
-                StandardOpenOption.WRITE));
+        return append(file, null);
     }
 
-    /** Writes to {@code out} (which this sink closes). */
+    /** Appends a log sealed with {@code key} (null: unkeyed) to {@code file}, chained to what the file holds. */
+    public static JsonLinesAuditSink append(Path file, AuditKey key) throws IOException {
+        return new JsonLinesAuditSink(ChainedJsonLines.append(file, key));
+    }
+
+    /** Writes a new log sealed with {@code key} (null: unkeyed) to {@code file}, replacing it. */
+    public static JsonLinesAuditSink create(Path file, AuditKey key) throws IOException {
+        return new JsonLinesAuditSink(ChainedJsonLines.create(file, key));
+    }
+
+    /** Writes an unkeyed log to {@code out} (which this sink closes). */
     public JsonLinesAuditSink(OutputStream out) {
-        this.out = new java.io.OutputStreamWriter(Objects.requireNonNull(out, "out"), StandardCharsets.UTF_8);
+        this(out, null);
+    }
+
+    /** Writes a log sealed with {@code key} (null: unkeyed) to {@code out} (which this sink closes). */
+    public JsonLinesAuditSink(OutputStream out, AuditKey key) {
+        this(new ChainedJsonLines(Objects.requireNonNull(out, "out"), key));
+    }
+
+    private JsonLinesAuditSink(ChainedJsonLines out) {
+        this.out = out;
     }
 
     @Override
-    public synchronized void write(AuditEvent event) throws IOException {
-        if (closed) throw new IOException("audit log closed");
-        out.write(mapper.writeValueAsString(toJson(event)));
-        out.write('\n');
-        out.flush();
+    public void write(AuditEvent event) throws IOException {
+        if (event instanceof RunEnded) out.seal(toJson(event));
+        else out.write(toJson(event));
     }
 
+    /** Ends the log with its sealed {@code log_closed} and closes the file (a log not closed reads as cut). */
     @Override
-    public synchronized void close() throws IOException {
-        if (!closed) {
-            closed = true;
-            out.close();
-        }
+    public void close() throws IOException {
+        out.close();
     }
 
     /** The JSON object written for {@code event}. */
@@ -103,10 +118,11 @@ public final class JsonLinesAuditSink implements AuditSink, Closeable {
                 o.put("gas", e.gas());
                 o.put("elapsedNanos", e.elapsedNanos());
                 o.put("complete", e.complete());
-        } else if (event instanceof ClockReading e) {
-                head(o, "clock_reading", e);
-                o.put("read", e.read());
-                o.put("millis", e.millis());
+        } else if (event instanceof ClockReadings e) {
+                head(o, "clock_readings", e);
+                o.put("clock", e.clock().name());
+                o.set("reads", deltas(e.reads()));
+                o.set("values", deltas(e.values()));
         } else if (event instanceof Recorded e) {
                 head(o, "recorded", e);
                 o.put("kind", e.kind().name());
@@ -130,8 +146,19 @@ public final class JsonLinesAuditSink implements AuditSink, Closeable {
                     usage.put("elapsedNanos", u.elapsed().toNanos());
                 }
                 o.put("hostCalls", e.hostCalls());
+                o.put("events", e.events());
+                o.put("outputSha256", e.outputSha256());
+                o.put("limitsSha256", e.limitsSha256());
+                o.put("capabilitiesSha256", e.capabilitiesSha256());
         }
         return o;
+    }
+
+    /** The first value, then each one's difference from the one before (small numbers for a clock's readings). */
+    private static ArrayNode deltas(long[] v) {
+        ArrayNode a = NODES.arrayNode(v.length);
+        for (int i = 0; i < v.length; i++) a.add(i == 0 ? v[0] : v[i] - v[i - 1]);
+        return a;
     }
 
     private static void head(ObjectNode o, String type, AuditEvent e) {

@@ -12,7 +12,6 @@ import dev.luavm.replay.Replayer;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -71,7 +70,9 @@ class JsonLinesAuditLogTest {
         }).build()) {
             sb.eval("local v = kv.get('a') print(v.k, v.n, os.time() > 0, os.clock() >= 0, {}) return v.n");
         }
-        List<AuditEvent> read = JsonLinesAuditLog.read(new StringReader(file.toString(StandardCharsets.UTF_8)));
+        jsonl.close();
+        List<AuditEvent> read = JsonLinesAuditLog.readLog(new java.io.ByteArrayInputStream(file.toByteArray()), null,
+                VerifiedLines.Bounds.defaults()).events();
         assertEquals(mem.events().size(), read.size());
         ReplayResult r = Replayer.replay(LuaVM.create(), Recording.of(read));
         assertTrue(r.identical(), r::toString);

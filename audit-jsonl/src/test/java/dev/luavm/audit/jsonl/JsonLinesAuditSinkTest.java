@@ -48,9 +48,10 @@ class JsonLinesAuditSinkTest {
             sb.eval("agent.lua", "local s = vault.read('db', 1234) pcall(vault.wipe) return s.n, 1.0, 0/0");
             assertThrows(LuaLimitException.class, () -> sb.eval("loop.lua", "while true do end"));
         }
-        List<JsonNode> lines = read(log);
-        assertEquals(List.of("run_started", "host_call", "host_call", "run_ended", "run_started", "run_ended"),
-                lines.stream().map(n -> n.get("type").asText()).toList());
+        List<JsonNode> all = read(log);
+        assertEquals(List.of("log_started", "run_started", "host_call", "host_call", "run_ended", "run_started", "run_ended",
+                        "log_closed"), all.stream().map(n -> n.get("type").asText()).toList());
+        List<JsonNode> lines = all.subList(1, all.size() - 1);
         JsonNode start = lines.get(0);
         assertEquals("tool", start.get("sandbox").asText());
         assertEquals(1, start.get("run").asLong());
