@@ -16,8 +16,11 @@ import java.util.List;
  * Object answer = lua.eval("return 6*7");     // 42L
  * }</pre>
  *
- * One {@link LuaVM} per factory is shared by the engines it makes (it holds no script state);
- * each engine is a sandbox of its own. Engines are not thread-safe ({@code THREADING} is null):
+ * One {@link LuaVM} per factory is shared by the engines it makes (it holds no script state and
+ * keeps the code of the compiled tier, so a function made hot by one engine's runs is compiled
+ * once for all); each engine is a sandbox of its own. The tier is {@code LuaVM.create()}'s: hot
+ * functions run as JVM bytecode (system property {@code luavm.tier}: {@code interp},
+ * {@code auto}, {@code compile-all}); {@code getParameter("luavm.tier")} says which. Engines are not thread-safe ({@code THREADING} is null):
  * one thread at a time per engine.
  */
 public final class LuaScriptEngineFactory implements ScriptEngineFactory {
@@ -25,6 +28,8 @@ public final class LuaScriptEngineFactory implements ScriptEngineFactory {
     private static final List<String> NAMES = List.of("lua", "luavm");
     private static final List<String> EXTENSIONS = List.of("lua");
     private static final List<String> MIME_TYPES = List.of("text/x-lua", "application/x-lua");
+    /** {@link #getParameter} key: the compiled tier of this factory's engines ({@code interp}, {@code auto}, {@code compile-all}) */
+    public static final String TIER = "luavm.tier";
 
     private volatile LuaVM vm;
 
@@ -71,6 +76,7 @@ public final class LuaScriptEngineFactory implements ScriptEngineFactory {
             case ScriptEngine.NAME -> NAMES.get(0);
             case ScriptEngine.LANGUAGE -> getLanguageName();
             case ScriptEngine.LANGUAGE_VERSION -> getLanguageVersion();
+            case TIER -> vm().tier().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
             default -> null; // "THREADING": null, an engine is for one thread at a time
         };
     }
@@ -95,7 +101,7 @@ public final class LuaScriptEngineFactory implements ScriptEngineFactory {
         return new LuaScriptEngine(this, vm());
     }
 
-    private LuaVM vm() {
+    LuaVM vm() {
         LuaVM v = vm;
         if (v == null) {
             synchronized (this) {

@@ -39,6 +39,17 @@ class LuaScriptEngineTest {
     }
 
     @Test
+    void hotFunctionsRunCompiledWithTheInterpretersGas() throws Exception {
+        ScriptEngine e = lua();
+        LuaScriptEngineFactory f = (LuaScriptEngineFactory) e.getFactory();
+        assertEquals("auto", f.getParameter(LuaScriptEngineFactory.TIER));
+        String fib = "local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end return fib(22)";
+        assertEquals(17711L, e.eval(fib));
+        assertTrue(f.vm().compiledFunctions().stream().anyMatch(n -> n.startsWith("function <")),
+                f.vm().compiledFunctions().toString());
+    }
+
+    @Test
     void foundByNameExtensionAndMimeType() throws Exception {
         ScriptEngineManager m = new ScriptEngineManager();
         assertEquals(42L, m.getEngineByName("lua").eval("return 6*7"));

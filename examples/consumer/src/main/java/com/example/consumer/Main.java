@@ -1,6 +1,7 @@
 package com.example.consumer;
 
 import dev.luavm.Capabilities;
+import dev.luavm.CompiledChunk;
 import dev.luavm.Limits;
 import dev.luavm.LuaHandle;
 import dev.luavm.LuaLimitException;
@@ -50,5 +51,29 @@ public final class Main {
                 System.out.println("stopped: " + e.limit());
             }
         }
+        compiledTier(caps, limits);
+    }
+
+    /**
+     * The compiled tier comes with dev.luavm:luavm and is on by default: a hot function runs as
+     * JVM bytecode, with the results and gas the interpreter gives. One runtime compiles the script
+     * once; each run gets a fresh sandbox, as each request of a server would.
+     */
+    private static void compiledTier(Capabilities caps, Limits limits) {
+        LuaVM vm = LuaVM.create(); // LuaVM.builder().tier(Tier.INTERP) would keep everything interpreted
+        CompiledChunk fib = vm.compile("fib.lua", """
+                local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+                return fib(...)
+                """);
+        long result = 0;
+        long gas = 0;
+        for (int run = 0; run < 3; run++) {
+            try (Sandbox sb = vm.sandbox().capabilities(caps).limits(limits).build()) {
+                result = sb.run(fib, 24).first(long.class);
+                gas = sb.usage().gas();
+            }
+        }
+        System.out.println("fib(24) = " + result + " in " + gas + " gas, tier " + vm.tier() + ", compiled: "
+                + vm.compiledFunctions());
     }
 }

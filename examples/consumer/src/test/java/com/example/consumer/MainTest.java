@@ -19,7 +19,9 @@ class MainTest {
         } finally {
             System.setOut(saved);
         }
-        assertEquals("3 items\ntotal: 94\nhello, consumer (8 chars)\nstopped: GAS\n",
+        // the last line: dev.luavm:luavm brings the compiled tier, on by default (the gas is the interpreter's)
+        assertEquals("3 items\ntotal: 94\nhello, consumer (8 chars)\nstopped: GAS\n"
+                + "fib(24) = 46368 in 1650543 gas, tier AUTO, compiled: [function <fib.lua:1>]\n",
                 out.toString(StandardCharsets.UTF_8));
     }
 }
