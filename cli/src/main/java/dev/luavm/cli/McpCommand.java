@@ -42,6 +42,9 @@ final class McpCommand implements Subcommand {
             "  --max-message SIZE       the most one message (one line of stdin) may hold (default: 16m);",
             "                           a longer line is answered with an error and skipped",
             "  --audit FILE             append every run and host call to FILE as JSON Lines",
+            "  --state DIR              keep the session in DIR: its sandbox (a snapshot) and spent gas are",
+            "                           written after every call and restored when the server starts again",
+            "                           on DIR; lua_reset discards the stored sandbox",
             "  --contract FILE          serve under a sandbox contract: exactly its libraries and host",
             "                           functions (from the host modules, or --host NAME|CLASS), its call",
             "                           bounds and audit rule, and its limits per call (not with --caps,",
@@ -65,6 +68,7 @@ final class McpCommand implements Subcommand {
         java.time.Duration upstreamTimeout = null;
         Integer maxMessage = null;
         Path audit = null;
+        Path state = null;
         String contractFile = null;
         String host = null;
         List<String> overridden = new ArrayList<>();
@@ -84,14 +88,14 @@ final class McpCommand implements Subcommand {
                     return 0;
                 }
                 if (!List.of("--gas", "--session-gas", "--memory", "--timeout", "--output", "--caps", "--upstream", "--audit",
-                        "--contract", "--host", "--upstream-timeout", "--max-message").contains(name)) {
+                        "--contract", "--host", "--upstream-timeout", "--max-message", "--state").contains(name)) {
                     throw new ArgParser.UsageException("unrecognized option '" + a + "'");
                 }
                 if (value == null) {
                     if (i + 1 >= args.size()) throw new ArgParser.UsageException("'" + name + "' needs argument");
                     value = args.get(++i);
                 }
-                if (!List.of("--audit", "--contract", "--host", "--max-message").contains(name)) overridden.add(name);
+                if (!List.of("--audit", "--contract", "--host", "--max-message", "--state").contains(name)) overridden.add(name);
                 try {
                     switch (name) {
                         case "--contract" -> contractFile = value;
@@ -103,6 +107,7 @@ final class McpCommand implements Subcommand {
                         case "--output" -> limits = limits.withOutput(Quantities.parseSize(value));
                         case "--caps" -> caps = Capabilities.builder().bundles(Arrays.asList(value.split(","))).build();
                         case "--upstream" -> upstreams.add(value);
+                        case "--state" -> state = Path.of(value);
                         case "--upstream-timeout" -> upstreamTimeout = Quantities.parseDuration(value);
                         case "--max-message" -> {
                             long size = Quantities.parseSize(value);
@@ -155,6 +160,7 @@ final class McpCommand implements Subcommand {
             for (String u : upstreams) b.upstream(u);
             if (upstreamTimeout != null) b.upstreamTimeout(upstreamTimeout);
             if (maxMessage != null) b.maxMessageBytes(maxMessage);
+            if (state != null) b.stateDirectory(state);
             if (audit != null) {
                 auditSink = JsonLinesAuditSink.append(audit);
                 b.audit(auditSink);

@@ -109,9 +109,12 @@ public final class LuaMcpServer implements AutoCloseable {
     private final int maxMessageBytes;
     private final Duration progressInterval;
     private final Thread endUpstreams;
+    /** where the session outlives the server ({@link Builder#stateDirectory}), or null */
+    private final SessionStore store;
 
     private LuaMcpServer(Builder b, Capabilities capabilities, List<Upstream> upstreams, McpJsonMapper mapper,
-                         Thread endUpstreams) {
+                         Thread endUpstreams, SessionStore store) {
+        this.store = store;
         this.capabilities = capabilities;
         this.limits = b.limits;
         this.log = b.log;
@@ -144,7 +147,10 @@ public final class LuaMcpServer implements AutoCloseable {
      */
     public void serve(InputStream in, OutputStream out) throws InterruptedException {
         String name = "mcp-" + sessionNumbers.incrementAndGet();
-        LuaSession session = new LuaSession(vm, capabilities, limits, name);
+        if (store != null && !sessions.isEmpty()) {
+            throw new IllegalStateException("the state directory holds one session: serve one at a time");
+        }
+        LuaSession session = new LuaSession(vm, capabilities, limits, name, RESET_GAS, store, log);
         StdioServerTransport transport = new StdioServerTransport(mapper, in, out, maxMessageBytes,
                 Math.max(MAX_QUEUED_BYTES, 2L * maxMessageBytes), name, log);
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -264,6 +270,7 @@ public final class LuaMcpServer implements AutoCloseable {
     public void close() {
         sessions.forEach(LuaSession::close);
         sessions.clear();
+        if (store != null) store.close();
         for (Upstream u : upstreams) u.close();
         if (endUpstreams != null) {
             try {
@@ -285,8 +292,24 @@ public final class LuaMcpServer implements AutoCloseable {
         private Duration progressInterval = DEFAULT_PROGRESS_INTERVAL;
         private Duration upstreamTimeout;
         private final List<Upstream.Spec> upstreams = new ArrayList<>();
+        private java.nio.file.Path stateDirectory;
 
         private Builder() {}
+
+        /**
+         * Keeps the session in {@code dir} ({@code luavm mcp --state DIR}): after every
+         * {@code lua_run} and {@code lua_reset} the session's sandbox (a snapshot, docs/SNAPSHOT.md)
+         * and its spent gas are written to {@code DIR/session.luavm}, atomically, and a server
+         * started again on the same directory restores them, so a server killed between two calls
+         * (SIGKILL included) loses at most the call in flight; {@code lua_reset} discards the
+         * stored sandbox. One session at a time, one server per directory (a lock file; a second
+         * server fails to start). A state that cannot be read or restored is moved aside to
+         * {@code session.luavm.bad} and the session starts afresh.
+         */
+        public Builder stateDirectory(java.nio.file.Path dir) {
+            this.stateDirectory = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
 
         /** The libraries and host functions of every session's sandbox (default: standard). */
         public Builder capabilities(Capabilities caps) {
@@ -382,7 +405,15 @@ public final class LuaMcpServer implements AutoCloseable {
                 Runtime.getRuntime().addShutdownHook(hook);
             }
             Duration callTimeout = upstreamTimeout != null ? upstreamTimeout : limits.timeout();
+            SessionStore store = null;
             try {
+                if (stateDirectory != null) {
+                    try {
+                        store = SessionStore.open(stateDirectory);
+                    } catch (IOException e) {
+                        throw new IllegalStateException("cannot use the state directory: " + e.getMessage(), e);
+                    }
+                }
                 Capabilities.Builder caps = capabilities.toBuilder();
                 for (Upstream.Spec spec : upstreams) {
                     for (Upstream u : connected) {
@@ -393,8 +424,9 @@ public final class LuaMcpServer implements AutoCloseable {
                     u.grantTo(caps, log);
                     log.println("luavm mcp: upstream " + spec.name() + ": " + u.tools().size() + " tools");
                 }
-                return new LuaMcpServer(this, caps.build(), List.copyOf(connected), mapper, hook);
+                return new LuaMcpServer(this, caps.build(), List.copyOf(connected), mapper, hook, store);
             } catch (RuntimeException e) {
+                if (store != null) store.close();
                 for (Upstream u : connected) u.close();
                 if (hook != null) Runtime.getRuntime().removeShutdownHook(hook);
                 throw e;

@@ -66,12 +66,74 @@ final class LuaSession implements AutoCloseable {
     }
 
     LuaSession(LuaVM vm, Capabilities capabilities, Limits limits, String name, long resetGas) {
+        this(vm, capabilities, limits, name, resetGas, null, System.err);
+    }
+
+    /** A session kept in {@code store} (null: none), restored from what it holds; notes go to {@code log}. */
+    LuaSession(LuaVM vm, Capabilities capabilities, Limits limits, String name, long resetGas, SessionStore store,
+               java.io.PrintStream log) {
         this.vm = vm;
         this.capabilities = capabilities;
         this.limits = limits;
         this.name = name;
         this.resetGas = resetGas;
+        this.store = store;
+        this.log = log;
         this.thread = newThread();
+        if (store != null) restoreFrom(store);
+    }
+
+    private final SessionStore store;
+    private final java.io.PrintStream log;
+
+    /** The session as the store holds it; a state that cannot be read is set aside and the session starts afresh. */
+    private void restoreFrom(SessionStore store) {
+        SessionStore.Stored stored;
+        try {
+            stored = store.load();
+        } catch (java.io.IOException e) {
+            setAside(store, "cannot read it: " + e.getMessage());
+            return;
+        }
+        if (stored == null) return;
+        gasSpent = Math.min(limits.gas(), stored.gasSpent());
+        if (stored.snapshot() == null) return;
+        try {
+            sandbox = vm.sandbox().name(name + "-" + ++generation).capabilities(capabilities).limits(limits.withGas(Math.max(1,
+                    gasLeft()))).restoreFrom(stored.snapshot()).build();
+            log.println("luavm mcp: session restored from " + store.directory());
+        } catch (dev.luavm.LuaException e) {
+            setAside(store, "cannot restore it: " + e.getMessage());
+        }
+    }
+
+    private void setAside(SessionStore store, String why) {
+        try {
+            log.println("luavm mcp: the state in " + store.directory() + " was set aside (" + why + "): moved to "
+                    + store.setAside() + "; the session starts afresh");
+        } catch (java.io.IOException e) {
+            log.println("luavm mcp: the state in " + store.directory() + " cannot be used (" + why
+                    + ") nor moved aside: " + e.getMessage());
+        }
+    }
+
+    /** Writes the session to the store (if any); null when it was saved, else why not. */
+    private String persist() {
+        if (store == null) return null;
+        byte[] snap;
+        try {
+            snap = sandbox == null ? null : sandbox.snapshot();
+        } catch (dev.luavm.LuaException e) {
+            log.println("luavm mcp: the session's state was not saved: " + e.getMessage());
+            return "not saved: " + e.getMessage();
+        }
+        try {
+            store.save(gasSpent, snap);
+            return null;
+        } catch (java.io.IOException e) {
+            log.println("luavm mcp: the session's state was not saved: " + e.getMessage());
+            return "not saved: " + e.getMessage();
+        }
     }
 
     private ExecutorService newThread() {
@@ -106,12 +168,19 @@ final class LuaSession implements AutoCloseable {
         }
         if (outcome == null) {
             discardStuckSandbox();
-            return report(false, "", null, internal("the run did not end within " + OVERRUN_GRACE_MILLIS
+            Map<String, Object> r = report(false, "", null, internal("the run did not end within " + OVERRUN_GRACE_MILLIS
                     + " ms of its time limit; its sandbox was discarded (every global is gone)"), 0, null, 0);
+            return withState(r, persist());
         }
         gasSpent += outcome.gas;
-        return report(outcome.error == null, outcome.output, outcome.results, outcome.error, outcome.gas,
+        Map<String, Object> r = report(outcome.error == null, outcome.output, outcome.results, outcome.error, outcome.gas,
                 outcome.usage, outcome.elapsedMs);
+        return withState(r, persist());
+    }
+
+    private static Map<String, Object> withState(Map<String, Object> report, String problem) {
+        if (problem != null) report.put("state", problem);
+        return report;
     }
 
     /** The run's outcome, or null when it overran by far and did not end even when cancelled. */
@@ -156,7 +225,7 @@ final class LuaSession implements AutoCloseable {
         usage.put("gas", cost);
         usage.put("gasLeft", gasLeft());
         report.put("usage", usage);
-        return report;
+        return withState(report, persist());
     }
 
     /** Gas left of the session's budget. */
