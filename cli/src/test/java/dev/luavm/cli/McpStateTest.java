@@ -2,6 +2,7 @@ package dev.luavm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,12 +27,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * two calls and started again, answers the next call with the session's globals intact; killed
  * during a call, it loses that call only; {@code lua_reset} discards the stored state.
  */
-@Timeout(180)
+// a separate thread: a read from a silent server does not heed an interrupt, so the timeout fails
+// the test from outside and endServers() then ends the server, which ends the read
+@Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class McpStateTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
+
+    /** Every server this test started, ended below whatever happened to the test. */
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void endServers() throws InterruptedException {
+        synchronized (started) {
+            for (Process p : started) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor(30, TimeUnit.SECONDS);
+            }
+            started.clear();
+        }
+    }
 
     /** One {@code luavm mcp --state DIR} process, spoken to by hand. */
     private final class Server implements AutoCloseable {
@@ -46,6 +64,9 @@ class McpStateTest {
                     dir.resolve("state").toString()));
             cmd.addAll(List.of(options));
             p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            synchronized (started) {
+                started.add(p);
+            }
             in = p.getOutputStream();
             out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
@@ -87,8 +108,11 @@ class McpStateTest {
 
         @Override
         public void close() throws Exception {
-            in.close();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+            try {
+                in.close();
+            } finally {
+                if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
         }
     }
 
