@@ -18,17 +18,31 @@ public interface FileStream {
     int SEEK_CUR = 1;
     int SEEK_END = 2;
 
-    /** The next byte, or -1 at the end of the file. */
+    /** getc: the next byte, or -1 at the end of the file or on a failure ({@link #error()} says which). */
     int read() throws IOException;
 
     /** Puts back the byte {@link #read()} just returned ({@code ungetc}). */
     void unread();
 
-    /** Up to {@code len} bytes into {@code b}; -1 at the end of the file. */
+    /** {@code fread}: up to {@code len} bytes into {@code b}, fewer only at the end of the file or on a failure. */
     int read(byte[] b, int off, int len) throws IOException;
+
+    /** {@code clearerr}: forgets the end-of-file seen and the failure (Lua's reads start with it). */
+    void clearError();
+
+    /** {@code ferror} with {@code errno}: the latest read failure since {@link #clearError()}, or null. */
+    dev.luavm.vfs.Errno error();
 
     /** Writes {@code len} bytes (buffered; a failure may show here or at a later flush). */
     void write(byte[] b, int off, int len) throws IOException;
+
+    /**
+     * {@code fprintf} of a number Lua formatted ({@code "%lld"}, or {@code "%.14g"} when
+     * {@code isFloat}): glibc writes an integer's sign with {@code putc} and its digits with one
+     * {@code fwrite}, and a float's characters one {@code putc} each, which can flush at other
+     * moments than a plain write would.
+     */
+    void writeNumber(byte[] b, int off, int len, boolean isFloat) throws IOException;
 
     /** {@code fseek} then {@code ftell}: the new position. */
     long seek(int whence, long offset) throws IOException;

@@ -25,6 +25,8 @@ public enum Errno {
     EINVAL(22, "Invalid argument"),
     /** the sandbox's quota of open handles */
     EMFILE(24, "Too many open files"),
+    /** a write past the largest file the file system holds (ext4's 16 TiB) */
+    EFBIG(27, "File too large"),
     /** a byte or file quota, or memory for an in-memory mount */
     ENOSPC(28, "No space left on device"),
     ESPIPE(29, "Illegal seek"),

@@ -98,6 +98,7 @@ public final class Session implements FileSystem {
 
     private Target resolve(byte[] name) throws VfsException {
         VfsName n = VfsName.parse(name);
+        for (List<String> dir : n.climbed()) directory(dir);
         MountPoint m = mountFor(n.parts());
         if (m == null) throw new VfsException(Errno.ENOENT); // outside every mount nothing exists
         VfsPath path = VfsPath.of(n.parts().subList(m.at.size(), n.parts().size()));
@@ -109,6 +110,22 @@ public final class Session implements FileSystem {
             throw new VfsException(Errno.ENAMETOOLONG);
         }
         return new Target(m, path, n);
+    }
+
+    /**
+     * Fails unless {@code parts} (from the root of the VFS) name a directory: one of a mount, a
+     * mount point, or a directory holding mount points (the root, {@code /a} of {@code /a/b}).
+     */
+    private void directory(List<String> parts) throws VfsException {
+        MountPoint m = mountFor(parts);
+        if (m != null) {
+            directory(m, VfsPath.of(parts.subList(m.at.size(), parts.size())));
+            return;
+        }
+        for (MountPoint p : mounts) {
+            if (p.at.size() > parts.size() && p.at.subList(0, parts.size()).equals(parts)) return;
+        }
+        throw new VfsException(Errno.ENOENT);
     }
 
     /** Fails unless {@code dir} is a directory of {@code m}. */
@@ -153,7 +170,7 @@ public final class Session implements FileSystem {
         VfsBackend.Stat s = stat(t);
         if (s != null && s.kind() == VfsBackend.Kind.DIRECTORY) {
             if (write) throw new VfsException(Errno.EISDIR);
-            return register(new Stream(this, m, null, true, false, false, nextAddress()));
+            return register(new Stream(this, new Descriptor(this, m, null, t.path, true, false, false), nextAddress()));
         }
         if (t.name.directory()) {
             if (s != null) throw new VfsException(Errno.ENOTDIR);
@@ -173,7 +190,9 @@ public final class Session implements FileSystem {
         VfsBackend.Handle h = io(() -> m.backend.open(t.path, o));
         if (s == null) files++;
         if (truncate && s != null && m.sessionQuota()) m.grown -= s.size();
-        return register(new Stream(this, m, h, read, write, append, nextAddress()));
+        Stream stream = new Stream(this, new Descriptor(this, m, h, null, read, write, append), nextAddress());
+        if (append && !plus) stream.startAtEnd();
+        return register(stream);
     }
 
     @Override
@@ -191,6 +210,7 @@ public final class Session implements FileSystem {
             m.backend.remove(t.path);
             return null;
         });
+        for (Stream open : this.open) open.descriptor().removed(m, t.path);
         if (s.kind() == VfsBackend.Kind.FILE) {
             files--;
             if (m.sessionQuota()) m.grown -= s.size();
@@ -199,8 +219,11 @@ public final class Session implements FileSystem {
 
     @Override
     public void rename(CallContext c, LuaString from, LuaString to) throws VfsException {
+        // Linux finds both directories, the old one first, before it looks for the file
         Target a = resolve(from.bytesUnsafe());
+        if (!a.path.isRoot()) directory(a.mount, a.path.parent());
         Target b = resolve(to.bytesUnsafe());
+        if (!b.path.isRoot()) directory(b.mount, b.path.parent());
         VfsBackend.Stat s = lstat(a);
         if (s == null) throw new VfsException(Errno.ENOENT);
         if (a.path.isRoot() || b.path.isRoot()) throw new VfsException(Errno.EBUSY); // a mount point, as Linux
@@ -220,6 +243,7 @@ public final class Session implements FileSystem {
             m.backend.rename(a.path, b.path);
             return null;
         });
+        if (dir) for (Stream open : this.open) open.descriptor().renamed(m, a.path, b.path);
         if (!dir && replaced != null && replaced.kind() == VfsBackend.Kind.FILE) {
             files--;
             if (m.sessionQuota()) m.grown -= replaced.size();
@@ -375,10 +399,12 @@ public final class Session implements FileSystem {
 
     /**
      * A run ended: every stream still open is flushed ({@code flush}: the run was not ended by a
-     * limit, so lua5.3's exit would flush it too) and closed.
+     * limit, so lua5.3's exit would flush it too) and closed, the most recently opened first.
      */
     public void endRun(boolean flush) {
-        for (Stream s : new ArrayList<>(open)) {
+        List<Stream> all = new ArrayList<>(open);
+        java.util.Collections.reverse(all); // the newest first, as lua_close runs the handles' finalizers
+        for (Stream s : all) {
             if (flush) {
                 try {
                     s.close();

@@ -21,8 +21,11 @@ import java.util.List;
  * @param parts the components from the root of the VFS
  * @param directory the name ends as a directory's must ({@code /}, {@code /.}, {@code /..})
  * @param last the name's last component as written ({@code "."}, {@code ".."}, a name, or "" after a slash)
+ * @param climbed the directories a {@code ..} left, in order: each must exist as a directory, as the
+ *        kernel's walk requires ({@code sub/../a} fails when {@code sub} is absent or a file), though
+ *        the result stays lexical
  */
-record VfsName(List<String> parts, boolean directory, String last) {
+record VfsName(List<String> parts, boolean directory, String last, List<List<String>> climbed) {
     /** Linux's {@code PATH_MAX}, counting the NUL */
     static final int PATH_MAX = 4096;
     /** Linux's {@code NAME_MAX} */
@@ -41,9 +44,11 @@ record VfsName(List<String> parts, boolean directory, String last) {
         }
         String[] raw = text.split("/", -1);
         List<String> parts = new ArrayList<>();
+        List<List<String>> climbed = new ArrayList<>();
         for (String p : raw) {
             if (p.isEmpty() || p.equals(".")) continue;
             if (p.equals("..")) {
+                if (climbed.size() < 64) climbed.add(List.copyOf(parts)); // a bound: a name holds at most 2048 of them
                 if (!parts.isEmpty()) parts.remove(parts.size() - 1);
                 continue;
             }
@@ -51,7 +56,7 @@ record VfsName(List<String> parts, boolean directory, String last) {
         }
         String last = raw[raw.length - 1];
         boolean directory = last.isEmpty() || last.equals(".") || last.equals("..");
-        return new VfsName(List.copyOf(parts), directory, last);
+        return new VfsName(List.copyOf(parts), directory, last, List.copyOf(climbed));
     }
 
     /** The index of the first component longer than {@code NAME_MAX} bytes, or -1. */

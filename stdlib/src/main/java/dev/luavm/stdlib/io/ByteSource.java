@@ -17,7 +17,7 @@ interface ByteSource {
     /** Puts back the byte {@link #read()} just returned. */
     void unread() throws IOException;
 
-    /** Up to {@code len} bytes; -1 at the end. */
+    /** {@code fread}: up to {@code len} bytes, fewer only at the end (0 or -1 there). */
     int read(byte[] b, int off, int len) throws IOException;
 
     /** The host's input: a buffered stream, marked before each byte so it can be put back. */

@@ -17,6 +17,10 @@ import java.util.Arrays;
 final class InputReader {
     /** {@code L_MAXLENNUM}: the longest numeral read_number accepts */
     private static final int MAX_NUMERAL = 200;
+    /** {@code LUAL_BUFFERSIZE}: read_all's fread size */
+    private static final int BUFFER_SIZE = 8192;
+    /** a huge read_chars is read in pieces this large (whole blocks, so glibc's choices stay the same) */
+    private static final int PIECE = 1 << 16;
 
     private final CallContext c;
     private final ByteSource in;
@@ -46,23 +50,27 @@ final class InputReader {
         return any ? result() : null;
     }
 
-    /** {@code read_all}: the rest of the input, "" at end of file. */
+    /** {@code read_all}: the rest of the input, "" at end of file, read as PUC reads it ({@code fread}s of {@code LUAL_BUFFERSIZE} until one comes short). */
     LuaString all() throws IOException {
-        byte[] chunk = new byte[IoFunctions.CHUNK];
+        byte[] chunk = new byte[BUFFER_SIZE];
         int n;
-        while ((n = in.read(chunk, 0, chunk.length)) > 0) addAll(chunk, n);
+        do {
+            n = Math.max(in.read(chunk, 0, chunk.length), 0);
+            addAll(chunk, n);
+        } while (n == chunk.length);
         return result();
     }
 
-    /** {@code read_chars}: up to {@code count} bytes, nil at end of file. */
+    /** {@code read_chars}: up to {@code count} bytes, nil at end of file (PUC's one {@code fread}, here in pieces). */
     LuaString chars(long count) throws IOException {
-        byte[] chunk = new byte[(int) Math.min(count, IoFunctions.CHUNK)];
+        byte[] chunk = new byte[(int) Math.min(count, PIECE)];
         long left = count;
         while (left > 0) {
-            int n = in.read(chunk, 0, (int) Math.min(left, chunk.length));
-            if (n <= 0) break;
+            int want = (int) Math.min(left, chunk.length);
+            int n = Math.max(in.read(chunk, 0, want), 0);
             addAll(chunk, n);
             left -= n;
+            if (n < want) break;
         }
         return len > 0 ? result() : null;
     }

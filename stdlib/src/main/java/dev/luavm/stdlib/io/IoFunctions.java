@@ -336,7 +336,12 @@ final class IoFunctions {
             if (f.kind == LuaFile.Kind.STDIN) return badDescriptor(c);
             if (failure != null) continue; // as C: the arguments are still checked, nothing more is written
             try {
-                emit(c, f, s);
+                if (f.kind == LuaFile.Kind.FILE && !(v instanceof LuaString)) {
+                    c.chargeBytes(s.length());
+                    f.stream.writeNumber(s.bytesUnsafe(), 0, s.length(), v instanceof Double); // fprintf, not fwrite
+                } else {
+                    emit(c, f, s);
+                }
             } catch (IOException e) {
                 failure = e;
             }
@@ -344,10 +349,19 @@ final class IoFunctions {
         return failure != null ? fileResult(c, failure, null) : c.ret(file);
     }
 
-    /** Writes one piece in charged chunks, so gas, time and cancel are polled between them. */
+    /**
+     * Writes one piece: to a standard stream in charged chunks, so gas, time and cancel are
+     * polled between them; to a file in one {@code fwrite}, as PUC's (glibc's buffering depends
+     * on the size of each call), paid first.
+     */
     private static void emit(CallContext c, LuaFile f, LuaString s) throws IOException {
         byte[] bytes = s.bytesUnsafe();
         int len = s.length();
+        if (f.kind == LuaFile.Kind.FILE) {
+            for (int off = 0; off < len; off += CHUNK) c.chargeBytes(Math.min(CHUNK, len - off));
+            f.stream.write(bytes, 0, len);
+            return;
+        }
         for (int off = 0; off < len; off += CHUNK) {
             int k = Math.min(CHUNK, len - off);
             c.chargeBytes(k);
@@ -363,13 +377,20 @@ final class IoFunctions {
     private static int read(CallContext c, Userdata file, int first) {
         LuaFile f = (LuaFile) file.payload();
         ByteSource source;
-        if (f.kind == LuaFile.Kind.FILE) source = ByteSource.of(f.stream);
+        if (f.kind == LuaFile.Kind.FILE) {
+            f.stream.clearError(); // g_read's clearerr
+            source = ByteSource.of(f.stream);
+        }
         else if (f.kind != LuaFile.Kind.STDIN || c.host().input() == null) return badDescriptor(c);
         else source = ByteSource.of(c.host().input());
         InputReader in = new InputReader(c, source);
         int n = c.nargs();
         try {
-            if (n < first) return c.ret(in.line(false));
+            if (n < first) {
+                LuaString line = in.line(false);
+                if (f.kind == LuaFile.Kind.FILE && f.stream.error() != null) return fileResult(c, new VfsException(f.stream.error()), null);
+                return c.ret(line);
+            }
             Object[] out = new Object[n - first + 1];
             int k = 0;
             for (int i = first; i <= n; i++) {
@@ -377,6 +398,8 @@ final class IoFunctions {
                 out[k++] = v;
                 if (v == null) break;
             }
+            // g_read asks ferror after all the formats: a failure on the way is the result
+            if (f.kind == LuaFile.Kind.FILE && f.stream.error() != null) return fileResult(c, new VfsException(f.stream.error()), null);
             return c.retArray(out, k);
         } catch (IOException e) {
             return fileResult(c, e, null);

@@ -88,6 +88,20 @@ final class LuaFile implements dev.luavm.lib.Persistent {
         }
 
         @Override
+        public void writeNumber(byte[] b, int off, int len, boolean isFloat) throws java.io.IOException {
+            throw closed();
+        }
+
+        @Override
+        public void clearError() {
+        }
+
+        @Override
+        public dev.luavm.vfs.Errno error() {
+            return null;
+        }
+
+        @Override
         public long seek(int whence, long offset) throws java.io.IOException {
             throw closed();
         }
