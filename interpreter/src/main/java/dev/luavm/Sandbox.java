@@ -192,6 +192,7 @@ public final class Sandbox implements AutoCloseable {
             this.filesHost = new FileSystemHost(gateway, meter, engine, seed);
             this.files = new dev.luavm.vfs.session.Session(capabilities.filesystem(), filesHost);
             env.fileSystem(files);
+            engine.state().addSnapshotParticipant(files.snapshotParticipant()); // memory and overlay mounts go in snapshots
         } else {
             this.filesHost = null;
             this.files = null;

@@ -178,14 +178,22 @@ public final class LuaState {
 
             @Override
             public void participate(dev.luavm.lib.SnapshotParticipant participant) {
-                for (dev.luavm.lib.SnapshotParticipant p : participants) {
-                    if (p.snapshotName().equals(participant.snapshotName())) {
-                        throw new IllegalStateException("two snapshot participants named '" + p.snapshotName() + "'");
-                    }
-                }
-                participants.add(participant);
+                addSnapshotParticipant(participant);
             }
         });
+    }
+
+    /**
+     * Registers state kept outside the Lua heap that snapshots carry: a bundle's
+     * ({@code InstallContext.participate}) or the sandbox's own (its file system's session).
+     */
+    public void addSnapshotParticipant(dev.luavm.lib.SnapshotParticipant participant) {
+        for (dev.luavm.lib.SnapshotParticipant p : participants) {
+            if (p.snapshotName().equals(participant.snapshotName())) {
+                throw new IllegalStateException("two snapshot participants named '" + p.snapshotName() + "'");
+            }
+        }
+        participants.add(participant);
     }
 
     /** State the installed bundles keep outside the Lua heap that snapshots carry, in registration order. */

@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.SplittableRandom;
 
 /**
  * One sandbox's view of its {@link Vfs}: the mounts with this sandbox's in-memory layers, the
@@ -45,7 +44,8 @@ public final class Session implements FileSystem {
     /** longest mount point first */
     private final List<MountPoint> mounts = new ArrayList<>();
     private final List<Stream> open = new ArrayList<>();
-    private final SplittableRandom names;
+    /** os.tmpname's generator: SplitMix64's state, one long a snapshot carries */
+    private long names;
     /** files created and kept, net, over all mounts */
     private long files;
     private long streams;
@@ -63,7 +63,7 @@ public final class Session implements FileSystem {
             mounts.add(new MountPoint(m, at, layer != null ? layer : m.backend(), layer));
         }
         mounts.sort(Comparator.comparingInt((MountPoint p) -> p.at.size()).reversed());
-        this.names = new SplittableRandom(host.seed() ^ 0x6c75615f766673L);
+        this.names = host.seed() ^ 0x6c75615f766673L;
     }
 
     /** The file system this session serves. */
@@ -256,7 +256,7 @@ public final class Session implements FileSystem {
         if (m == null) return null;
         for (int i = 0; i < TMP_TRIES; i++) {
             StringBuilder n = new StringBuilder(TMP_PREFIX);
-            for (int k = 0; k < 6; k++) n.append(TMP_CHARS.charAt(names.nextInt(TMP_CHARS.length())));
+            for (int k = 0; k < 6; k++) n.append(TMP_CHARS.charAt(nextNameChar()));
             VfsPath path = VfsPath.of(List.of(n.toString()));
             if (io(() -> m.backend.stat(path)) != null) continue;
             String absolute = "/tmp/" + n;
@@ -285,6 +285,15 @@ public final class Session implements FileSystem {
         FileStream s = open(c, name, "w+");
         remove(c, name); // open and already unlinked, as glibc's tmpfile
         return s;
+    }
+
+    /** SplitMix64's next value, reduced to an index into {@link #TMP_CHARS}. */
+    private int nextNameChar() {
+        long z = names += 0x9e3779b97f4a7c15L;
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        z ^= z >>> 31;
+        return (int) Long.remainderUnsigned(z, TMP_CHARS.length());
     }
 
     private MountPoint tmpMount() {
@@ -454,6 +463,30 @@ public final class Session implements FileSystem {
         boolean existed = t.mount.backend.stat(t.path) != null;
         t.mount.layer.put(t.path, contents);
         if (!existed) files++;
+    }
+
+    /** What a snapshot carries of this session (its memory and overlay mounts, its counters): the extension section {@code "vfs"}, registered by the sandbox. */
+    public dev.luavm.lib.SnapshotParticipant snapshotParticipant() {
+        return new SessionSnapshot(this);
+    }
+
+    List<MountPoint> mountPoints() {
+        return mounts;
+    }
+
+    long tmpNameState() {
+        return names;
+    }
+
+    /** A restore sets the counters a snapshot carried. */
+    void restoreCounters(long files, long streams, long names) {
+        this.files = files;
+        this.streams = streams;
+        this.names = names;
+    }
+
+    long streamsOpened() {
+        return streams;
     }
 
     /** Open streams now (tests, the host). */
