@@ -19,6 +19,7 @@ module dev.luavm.stdlib {
             dev.luavm.stdlib.pkg.PackageLibrary,
             dev.luavm.stdlib.docs.DocsLibrary,
             dev.luavm.stdlib.io.IoLibrary,
-            dev.luavm.stdlib.os.ExitLibrary;
+            dev.luavm.stdlib.os.ExitLibrary,
+            dev.luavm.stdlib.compat.CompatLibrary;
     provides dev.luavm.lib.LuaPatterns with dev.luavm.stdlib.string.PatternFinder;
 }

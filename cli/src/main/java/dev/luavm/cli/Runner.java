@@ -30,7 +30,9 @@ import java.util.Map;
  *
  * <p>Defaults for trusted local use: the standard capabilities plus {@code package} (require
  * reads Lua modules from the script's directory and each {@code --path}, nothing else),
- * {@code io} (the CLI's own stdin, stdout and stderr; files only under the {@code --mount}s) and {@code os.exit}, no gas, time or output limit,
+ * {@code io} (the CLI's own stdin, stdout and stderr; files only under the {@code --mount}s),
+ * {@code os.exit}, {@code debug} (the safe subset) and {@code compat} (as stock lua5.3: bit32,
+ * math.pow and the other 5.2 names), no gas, time or output limit,
  * a memory cap of 1 GiB or half the JVM's maximum heap, whichever is smaller, and the default
  * call depth. Each of {@code --gas --memory --timeout --output --caps} overrides one.
  */
@@ -59,8 +61,12 @@ final class Runner {
         return l;
     }
 
-    /** What a lua5.3 user expects besides the standard set: require, io on the CLI's own streams, os.exit. */
-    static final List<String> DEFAULT_EXTRAS = List.of("package", "io", "os.exit");
+    /**
+     * What a lua5.3 user expects besides the standard set: require, io on the CLI's own streams,
+     * os.exit, the debug subset ({@code require 'debug'} works, as in lua5.3) and the Lua 5.2
+     * compatibility functions stock lua5.3 is built with ({@code compat}).
+     */
+    static final List<String> DEFAULT_EXTRAS = List.of("package", "io", "os.exit", "debug", "compat");
 
     static Capabilities capabilities(Options o) {
         Capabilities.Builder b = o.caps == null ? Capabilities.standard().toBuilder().bundles(DEFAULT_EXTRAS)

@@ -58,6 +58,17 @@ class MainTest {
     }
 
     @Test
+    void theDefaultsAreStockLua53sAndStandardIsStrict() {
+        // LUA_COMPAT_5_2 names and require 'debug', as Debian's lua5.3 has them
+        Outcome o = luavm("-e", "print(bit32.band(6, 3), math.pow(2, 10), math.atan2(0, -1) == math.pi,"
+                + " require('bit32') == bit32, require('debug').traceback ~= nil, pcall(string.dump, print))");
+        assertEquals(0, o.status, o.err);
+        assertEquals("2\t1024.0\ttrue\ttrue\ttrue\tfalse\tunable to dump given function (binary chunks are not supported)\n", o.out);
+        Outcome strict = luavm("--caps", "standard", "-e", "print(bit32, math.pow, string.dump, debug)");
+        assertEquals("nil\tnil\tnil\tnil\n", strict.out, strict.err);
+    }
+
+    @Test
     void listingDoesNotRun() throws IOException {
         Path p = script("l.lua", "print('ran')\n");
         Outcome o = luavm("-l", p.toString());

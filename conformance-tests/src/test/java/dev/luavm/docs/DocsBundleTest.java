@@ -230,7 +230,7 @@ class DocsBundleTest {
             bare = globalNames(sb);
         }
         assertEquals(new TreeSet<>(HostDocs.libraryFunctions("base")), bare);
-        for (String bundle : List.of("coroutine", "string", "table", "math", "utf8", "os", "package", "debug", "docs")) {
+        for (String bundle : List.of("coroutine", "string", "table", "math", "utf8", "os", "package", "debug", "docs", "compat")) {
             try (Sandbox sb = LuaVM.newSandbox(Capabilities.builder().bundle("base", bundle).build(), Limits.defaults())) {
                 Set<String> names = globalNames(sb);
                 names.removeAll(bare);

@@ -42,6 +42,12 @@ final class BundleCatalog {
                     "require", "package.config", "package.cpath", "package.loaded", "package.path",
                     "package.preload", "package.searchers", "package.searchpath"),
             doc("debug", "a harmless subset of the debug library", "debug.getinfo", "debug.traceback"),
+            doc("compat", "what stock lua5.3 adds for Lua 5.2 code: bit32, the deprecated math functions, __ipairs;"
+                            + " string.dump only says binary chunks are not supported",
+                    "bit32.arshift", "bit32.band", "bit32.bnot", "bit32.bor", "bit32.btest", "bit32.bxor",
+                    "bit32.extract", "bit32.lrotate", "bit32.lshift", "bit32.replace", "bit32.rrotate",
+                    "bit32.rshift", "math.atan2", "math.cosh", "math.sinh", "math.tanh", "math.pow", "math.frexp",
+                    "math.ldexp", "math.log10", "string.dump"),
             doc("docs", "this documentation: docs() lists what the sandbox may use, docs(\"name\") shows one entry",
                     "docs"));
 

@@ -132,7 +132,7 @@ public final class Arith {
     }
 
     /** C pow, whose special cases differ from Java's for a base of 1 and -1 with infinity. */
-    static double pow(double x, double y) {
+    public static double pow(double x, double y) {
         if (x == 1.0) return 1.0;
         if (y == 0.0) return 1.0;
         if (x == -1.0 && Double.isInfinite(y)) return 1.0;

@@ -215,8 +215,14 @@ public final class DebugInfo {
         return funcNameFromCode(co.frames[idx - 1]);
     }
 
-    /** pushglobalfuncname: "name" or "mod.name" of a function found in package.loaded, or null. */
+    /**
+     * pushglobalfuncname: "name" or "mod.name" of a function found in package.loaded, or null. A
+     * library function still found under its own name is called by it: where PUC finds one C
+     * function under two names ({@code math.atan} and {@code math.atan2}), which name it prints
+     * depends on its hash order, and lua5.3 prints the library's own.
+     */
     static String globalFuncName(LuaState st, Object fn) {
+        if (fn instanceof Builtin b && isReachableAs(st, b)) return b.qualifiedName;
         Object loaded = st.registry.get(LuaString.of("_LOADED"));
         Object[] kv = new Object[2];
         if (loaded instanceof LuaTable lt) {
@@ -241,6 +247,16 @@ public final class DebugInfo {
             }
         }
         return null;
+    }
+
+    /** True when {@code b} is where its qualified name says ({@code "math.atan"}: loaded.math.atan; {@code "print"}: _G.print). */
+    private static boolean isReachableAs(LuaState st, Builtin b) {
+        String q = b.qualifiedName;
+        int dot = q.indexOf('.');
+        if (dot < 0 || q.indexOf('.', dot + 1) >= 0) return dot < 0 && st.globals.get(LuaString.of(q)) == b;
+        Object loaded = st.registry.get(LuaString.of("_LOADED"));
+        Object mod = loaded instanceof LuaTable lt ? lt.get(LuaString.of(q.substring(0, dot))) : st.globals.get(LuaString.of(q.substring(0, dot)));
+        return mod instanceof LuaTable m && m.get(LuaString.of(q.substring(dot + 1))) == b;
     }
 
     private static String findIn(LuaTable t, Object fn, String prefix) {

@@ -38,6 +38,7 @@ final class LuavmExecutor implements Executor {
     private final LuaVM vm;
     /** interpreting twin of a compiling {@link #vm}, else null */
     private final LuaVM twin;
+    private final Capabilities caps;
 
     LuavmExecutor() {
         this(TestTier.requested());
@@ -45,8 +46,14 @@ final class LuavmExecutor implements Executor {
 
     /** {@code tier} null: the builder's default. */
     LuavmExecutor(Tier tier) {
+        this(tier, Capabilities.standard());
+    }
+
+    /** Sandboxes granted {@code caps} instead of the standard set. */
+    LuavmExecutor(Tier tier, Capabilities caps) {
         vm = tier == null ? LuaVM.create() : LuaVM.builder().tier(tier).build();
         twin = vm.tier() == Tier.INTERP ? null : LuaVM.builder().tier(Tier.INTERP).build();
+        this.caps = caps;
     }
 
     Tier tier() {
@@ -62,14 +69,14 @@ final class LuavmExecutor implements Executor {
 
     private Outcome runChecked(String program, String chunkName) {
         int refusedBefore = twin == null ? 0 : TestTier.compileFailures(vm).size();
-        Run r = runOne(vm, program, chunkName);
+        Run r = runOne(vm, caps, program, chunkName);
         if (twin == null) return r.outcome;
         List<String> refused = TestTier.compileFailures(vm);
         if (refused.size() > refusedBefore) {
             return new Outcome(r.outcome.stdout(), "luavm: the compiled tier refused a generated class: "
                     + refused.get(refusedBefore), false);
         }
-        Run i = runOne(twin, program, chunkName);
+        Run i = runOne(twin, caps, program, chunkName);
         if (r.timedOut || i.timedOut) return r.outcome; // wall-clock limits are not the tiers' business
         if (!r.outcome.sameAs(i.outcome) || r.outcome.limit() != i.outcome.limit() || r.gas != i.gas) {
             return new Outcome(r.outcome.stdout(), "luavm: " + vm.tier() + " differs from INTERP: "
@@ -86,9 +93,9 @@ final class LuavmExecutor implements Executor {
     /** One run: its outcome, the gas it used, and whether the wall clock stopped it. */
     private record Run(Outcome outcome, long gas, boolean timedOut) {}
 
-    private static Run runOne(LuaVM vm, String program, String chunkName) {
+    private static Run runOne(LuaVM vm, Capabilities caps, String program, String chunkName) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Sandbox sb = vm.sandbox().capabilities(Capabilities.standard()).limits(LIMITS).output(out)
+        Sandbox sb = vm.sandbox().capabilities(caps).limits(LIMITS).output(out)
                 .randomSeed(0).build();
         try (sb) {
             try {

@@ -154,11 +154,15 @@ final class MathFunctions {
         return c.ret(FloatResults.positive(Math.acos(x), x));
     }
 
-    /** {@code math.atan(y [, x])}: the arc tangent of y/x in the right quadrant. */
+    /**
+     * {@code math.atan(y [, x])}: the arc tangent of y/x in the right quadrant. With two NaN
+     * operands x's comes back: glibc's atan2 returns {@code x + y}, and x86's addition keeps its
+     * first operand's NaN.
+     */
     static int atan(CallContext c) {
         double y = c.checkNumber(1);
         double x = c.optNumber(2, 1);
-        return c.ret(FloatResults.of(Math.atan2(y, x), y, x));
+        return c.ret(FloatResults.of(Math.atan2(y, x), x, y));
     }
 
     static int deg(CallContext c) {

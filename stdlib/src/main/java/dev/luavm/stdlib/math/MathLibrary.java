@@ -9,16 +9,19 @@ import dev.luavm.value.LuaTable;
 import java.util.List;
 
 /**
- * The {@code math} bundle of Lua 5.3.6 (without the 5.2 compatibility functions {@code cosh},
- * {@code sinh}, {@code tanh}, {@code pow}, {@code frexp}, {@code ldexp}, {@code log10}).
+ * The {@code math} bundle of Lua 5.3.6 (without the 5.2 compatibility functions {@code atan2},
+ * {@code cosh}, {@code sinh}, {@code tanh}, {@code pow}, {@code frexp}, {@code ldexp},
+ * {@code log10}: the {@code compat} bundle adds them, {@link MathCompat}).
  * Installing it creates the sandbox's random generator from the host's seed.
  */
 public final class MathLibrary implements Library {
+    /** {@code math.atan}, which is also the compat bundle's {@code math.atan2} (one function, as in lmathlib.c) */
+    static final Builtin ATAN = Builtin.of("math.atan", MathFunctions::atan);
     private static final List<Builtin> FUNCTIONS = List.of(
         Builtin.of("math.abs", MathFunctions::abs),
         Builtin.of("math.acos", MathFunctions::acos),
         Builtin.of("math.asin", MathFunctions::asin),
-        Builtin.of("math.atan", MathFunctions::atan),
+        ATAN,
         Builtin.of("math.ceil", MathFunctions::ceil),
         Builtin.of("math.cos", MathFunctions::cos),
         Builtin.of("math.deg", MathFunctions::deg),

@@ -24,7 +24,7 @@ public final class PackageLibrary implements Library {
 
     private static final Builtin REQUIRE = Builtin.of("require", Require::require);
     private static final Builtin SEARCHPATH = Builtin.of("package.searchpath", SearchPath::searchpath);
-    private static final String[] STANDARD = {"coroutine", "string", "table", "math", "utf8", "os", "debug", "io"};
+    private static final String[] STANDARD = {"coroutine", "string", "table", "math", "utf8", "os", "debug", "io", "bit32"};
 
     // Keys and constant values are built once: immutable, so shared by every sandbox.
     private static final LuaString[] STANDARD_KEYS =
