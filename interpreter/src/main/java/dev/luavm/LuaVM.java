@@ -330,7 +330,7 @@ public final class LuaVM {
         return ledger;
     }
 
-    /** A seed for a sandbox whose host did not fix one; sandboxes never share a generator. */
+    /** A seed from entropy, for a sandbox whose host asked for one ({@link Sandbox.Builder#randomSeedFromEntropy}). */
     long freshSeed() {
         return seeds.next();
     }

@@ -72,10 +72,15 @@ import java.util.regex.Pattern;
  * <h2>Determinism</h2>
  * What a script observes depends only on the script, its inputs and what the host injected:
  * {@code tostring} ids and the {@code pairs} order of reference keys come from per-sandbox
- * numbers ({@link dev.luavm.value.Identity}), randomness from the seed ({@link Builder#randomSeed}),
- * time from the clocks ({@link Builder#clock}, {@link Builder#cpuClock}, or
- * {@link Builder#virtualTime} for none at all). With {@link Builder#record} the audit log becomes
- * a recording that {@link dev.luavm.replay.Replayer} replays.
+ * numbers ({@link dev.luavm.value.Identity}), randomness from the seed, time from the clocks
+ * ({@link Builder#clock}, {@link Builder#cpuClock}, or {@link Builder#virtualTime} for none at
+ * all). The seed of {@code math.random} and of {@code table.sort}'s pivots is
+ * {@link #DEFAULT_RANDOM_SEED} unless the host sets one ({@link Builder#randomSeed}) or asks for
+ * entropy ({@link Builder#randomSeedFromEntropy}), so by default the same script prints the same
+ * bytes and uses the same gas in every sandbox and every process, as lua5.3's
+ * {@code math.random} gives the same sequence until {@code math.randomseed}; only the clocks
+ * still vary. With {@link Builder#record} the audit log becomes a recording that
+ * {@link dev.luavm.replay.Replayer} replays.
  *
  * <h2>Snapshots</h2>
  * {@link #snapshot()} writes the whole state between runs; {@link LuaVM#restore} and
@@ -92,6 +97,12 @@ import java.util.regex.Pattern;
  * runs after a run returns or throws.
  */
 public final class Sandbox implements AutoCloseable {
+    /**
+     * The seed of {@code math.random} and {@code table.sort}'s pivots in a sandbox whose host
+     * neither set one ({@link Builder#randomSeed}) nor asked for entropy
+     * ({@link Builder#randomSeedFromEntropy}): runs are deterministic by default.
+     */
+    public static final long DEFAULT_RANDOM_SEED = 0;
     private static final AtomicLong IDS = new AtomicLong();
     private static final Pattern POSITION = Pattern.compile("^(.*?):(\\d+): ", Pattern.DOTALL);
     private static final String NOT_ENOUGH_MEMORY = "not enough memory";
@@ -145,10 +156,11 @@ public final class Sandbox implements AutoCloseable {
             buffer = null;
         }
         byte[] snapshot = b.restore != null ? b.restore : b.resume;
-        if (snapshot != null && b.seed != null) {
+        if (snapshot != null && (b.seed != null || b.entropy)) {
             throw new IllegalStateException("randomSeed and restoreFrom exclude each other: a snapshot carries its seed");
         }
-        long seed = snapshot != null ? Snapshots.seedOf(snapshot) : b.seed != null ? b.seed : vm.freshSeed();
+        long seed = snapshot != null ? Snapshots.seedOf(snapshot)
+                : b.seed != null ? b.seed : b.entropy ? vm.freshSeed() : DEFAULT_RANDOM_SEED;
         RecordedInput recordedInput = b.record && b.input != null ? new RecordedInput(b.input) : null;
         java.io.InputStream input = recordedInput != null ? recordedInput : b.input;
         VirtualClock virtual = b.virtualStart != null ? new VirtualClock(b.virtualStart, b.clock) : null;
@@ -930,6 +942,7 @@ public final class Sandbox implements AutoCloseable {
         private OutputSink output;
         private Clock clock;
         private Long seed;
+        private boolean entropy;
         private Function<String, String> modules;
         private List<java.nio.file.Path> moduleDirectories;
         private java.io.InputStream input;
@@ -1005,9 +1018,27 @@ public final class Sandbox implements AutoCloseable {
             return this;
         }
 
-        /** A fixed seed for math.random, for reproducible runs (default: a fresh seed per sandbox). */
+        /**
+         * The seed of {@code math.random} and of {@code table.sort}'s pivots (default
+         * {@link Sandbox#DEFAULT_RANDOM_SEED}: the same sequence, and the same gas, in every sandbox and
+         * every run until the script calls {@code math.randomseed}). Replaces
+         * {@link #randomSeedFromEntropy}.
+         */
         public Builder randomSeed(long seed) {
             this.seed = seed;
+            this.entropy = false;
+            return this;
+        }
+
+        /**
+         * A seed from the operating system's entropy instead of the fixed default: each sandbox
+         * then has its own sequence of {@code math.random}, and a {@code table.sort}'s gas may
+         * differ from run to run (the pivots are random). The seed is in the audit log's
+         * run-started events, so a recorded run still replays. Replaces {@link #randomSeed}.
+         */
+        public Builder randomSeedFromEntropy() {
+            this.seed = null;
+            this.entropy = true;
             return this;
         }
 

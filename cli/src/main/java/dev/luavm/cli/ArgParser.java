@@ -50,7 +50,7 @@ final class ArgParser {
             o.scriptIndex = i;
         }
         if (o.listing > 0 && o.script == null) throw new UsageException("'-l' needs a script to list");
-        if (o.restore != null && o.seed != null) {
+        if (o.restore != null && (o.seed != null || o.entropy)) {
             throw new UsageException("'--seed' and '--restore' exclude each other (a snapshot carries its seed)");
         }
         if (o.auditKey != null && o.audit == null) throw new UsageException("'--audit-key' needs '--audit FILE'");
@@ -95,7 +95,10 @@ final class ArgParser {
                 case "--audit" -> o.audit = value;
                 case "--audit-key" -> o.auditKey = value;
                 case "--audit-events" -> o.auditEvents = Quantities.parseCount(value, value);
-                case "--seed" -> o.seed = parseSeed(value);
+                case "--seed" -> {
+                    o.entropy = value.trim().equals("random");
+                    o.seed = o.entropy ? null : parseSeed(value);
+                }
                 case "--tier" -> o.tier = dev.luavm.vm.tier.Tier.parse(value);
                 case "--save" -> o.save = value;
                 case "--restore" -> o.restore = value;
@@ -114,7 +117,7 @@ final class ArgParser {
             if (s.startsWith("0x") || s.startsWith("0X")) return Long.parseUnsignedLong(s.substring(2), 16);
             return Long.parseLong(s);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not a 64-bit integer: '" + v + "'");
+            throw new IllegalArgumentException("not a 64-bit integer or 'random': '" + v + "'");
         }
     }
 
@@ -153,10 +156,12 @@ final class ArgParser {
             "                  consistent rewrite; replay it with 'luavm replay FILE --audit-key KEY'",
             "  --audit-events N  events each run may write to the --audit log; beyond them the run",
             "                  ends with 'audit limit exceeded' (default: unlimited)",
-            "  --seed N        deterministic runs: math.random and table.sort seeded with N, and",
+            "  --seed N        fully deterministic runs: math.random and table.sort seeded with N, and",
             "                  virtual time (os.time from 2000-01-01 UTC, os.clock from gas used),",
             "                  so the same script prints the same bytes and uses the same gas",
-            "                  (default: a fresh seed and the real clocks, recorded by --audit)",
+            "                  (default: a fixed seed, so the same but for the clocks, which are real)",
+            "  --seed random   a seed from the system's entropy: math.random differs from run to run",
+            "                  (and so may table.sort's gas); recorded by --audit",
             "  --save FILE     after everything ran without an error, write the session's state to FILE",
             "                  (a snapshot: globals, functions, coroutines; replaced atomically)",
             "  --restore FILE  start from the state in FILE (written by --save or the REPL's :save)",

@@ -17,7 +17,7 @@ import java.util.List;
  *   --            stop handling options
  *   -             stop handling options and run stdin
  *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --path DIR  --tier T  --help
- *   --audit FILE  --audit-key KEY  --audit-events N  --seed N  --mount POINT=SOURCE:MODE  --save FILE  --restore FILE
+ *   --audit FILE  --audit-key KEY  --audit-events N  --seed N|random  --mount POINT=SOURCE:MODE  --save FILE  --restore FILE
  * </pre>
  * {@link #rawArgs} keeps every argument so the {@code arg} table can give the interpreter's
  * own arguments negative indices, as {@code lua.c} does; {@link #scriptIndex} is the script's
@@ -51,8 +51,10 @@ final class Options {
     String auditKey;
     /** events per run the audit log may take ({@code Limits.withAuditEvents}), or null: unlimited */
     Long auditEvents;
-    /** the random seed, which also makes time virtual (deterministic runs); null: a fresh seed, real time */
+    /** the random seed, which also makes time virtual (deterministic runs); null: the default seed (or entropy), real time */
     Long seed;
+    /** {@code --seed random}: a seed from entropy instead of the fixed default */
+    boolean entropy;
     /** where the state goes after a run that succeeded ({@code --save}), or null */
     String save;
     /** the snapshot the sandbox starts from ({@code --restore}), or null */

@@ -192,7 +192,12 @@ final class Runner {
                     .input(console.in)
                     .moduleDirectories(moduleDirectories(options))
                     .name("luavm");
-            if (options.seed != null) b.randomSeed(options.seed).virtualTime(VIRTUAL_EPOCH);
+            if (options.seed != null) {
+                b.virtualTime(VIRTUAL_EPOCH);
+                if (snapshot == null) b.randomSeed(options.seed); // a snapshot carries its generator
+            }
+            // else the fixed default seed: the same output and gas every run, but for the clocks
+            if (options.entropy && snapshot == null) b.randomSeedFromEntropy();
             if (log != null) b.audit(log).record(true); // without --seed, the seed and clock readings are recorded for replay
             if (snapshot != null) b.restoreFrom(snapshot);
             Sandbox sb = b.build();

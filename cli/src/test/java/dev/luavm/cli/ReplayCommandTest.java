@@ -110,6 +110,34 @@ class ReplayCommandTest {
     }
 
     @Test
+    void withoutFlagsTheSameScriptGivesTheSameBytesAndGasAndSeedRandomAsksForEntropy() throws IOException {
+        // the clocks are the only real input: this script reads none of them
+        Path script = file("s.lua", String.join("\n",
+                "local t = {} for i = 1, 50 do t[{}] = i end",
+                "local s = {} for _, v in pairs(t) do s[#s + 1] = v end",
+                "local l, n = {}, 0 for i = 1, 5000 do l[i] = math.random(1, 1000000) end",
+                "table.sort(l, function(a, b) n = n + 1 return a < b end)",
+                "print({}, table.concat(s, ','), n, math.random(1 << 40))"));
+        Path log1 = dir.resolve("d1.jsonl");
+        Path log2 = dir.resolve("d2.jsonl");
+        MainTest.Outcome a = luavm("--audit", log1.toString(), script.toString());
+        MainTest.Outcome b = luavm("--audit", log2.toString(), script.toString());
+        assertEquals(0, a.status(), a.err());
+        assertEquals(a.out(), b.out());
+        assertEquals(lastEnd(log1).usage().gas(), lastEnd(log2).usage().gas());
+        Path log3 = dir.resolve("r1.jsonl");
+        MainTest.Outcome r1 = luavm("--seed", "random", "--audit", log3.toString(), script.toString());
+        MainTest.Outcome r2 = luavm("--seed", " random ", script.toString());
+        assertEquals(0, r1.status(), r1.err());
+        assertNotEquals(r1.out(), r2.out()); // 40 random bits and a sort order: equal by chance once in 2^40
+        assertEquals(0, luavm("replay", log3.toString()).status(), "the entropy seed is recorded");
+        MainTest.Outcome bad = luavm("--seed", "randomly", "-e", "print(1)");
+        assertEquals(1, bad.status());
+        assertTrue(bad.err().contains("not a 64-bit integer or 'random': 'randomly'"), bad.err());
+        assertTrue(luavm("--help").out().contains("--seed random"));
+    }
+
+    @Test
     void whatTheScriptReadFromStdinIsRecordedAndReplayed() throws IOException {
         Path script = file("s.lua", String.join("\n",
                 "local n = io.read('n')",

@@ -75,6 +75,7 @@ class SnapshotCommandTest {
         assertEquals(1, lacking.status());
         assertTrue(lacking.err().contains("library function"), lacking.err());
         assertEquals(1, luavm("--restore", state.toString(), "--seed", "3", "-e", "print(s)").status());
+        assertEquals(1, luavm("--restore", state.toString(), "--seed", "random", "-e", "print(s)").status());
     }
 
     @Test

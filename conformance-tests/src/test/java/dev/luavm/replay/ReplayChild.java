@@ -18,7 +18,7 @@ import java.util.Map;
 
 /**
  * The child JVM of {@link CrossJvmReplayTest}: {@code record SCRIPT LOG} runs a script with the
- * real clocks, a fresh seed and live (nondeterministic) host functions, writing the recording;
+ * real clocks, a seed from entropy and live (nondeterministic) host functions, writing the recording;
  * {@code replay LOG} replays it; {@code run SCRIPT SEED} runs it with a fixed seed and virtual
  * time. Each prints a report on stdout: the output (base64), then per run its outcome, error,
  * result digest and gas.
@@ -48,7 +48,7 @@ public final class ReplayChild {
             case "record" -> {
                 LuaVM vm = LuaVM.builder().build();
                 try (JsonLinesAuditSink log = new JsonLinesAuditSink(Files.newOutputStream(Path.of(args[2])));
-                     Sandbox sb = vm.sandbox().capabilities(caps()).output(out::write).audit(log).record(true).build()) {
+                     Sandbox sb = vm.sandbox().capabilities(caps()).randomSeedFromEntropy().output(out::write).audit(log).record(true).build()) {
                     runScript(vm, sb, Path.of(args[1]));
                     report.append(end(sb));
                 }

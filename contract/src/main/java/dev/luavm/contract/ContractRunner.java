@@ -241,7 +241,7 @@ public final class ContractRunner {
      * ({@code Sandbox.Builder.record}).
      */
     public record Settings(String sandboxName, AuditSink audit, Long randomSeed, Clock clock, boolean record) {
-        /** A sandbox named "contract", no extra log, a fresh seed, the system clock, no recording. */
+        /** A sandbox named "contract", no extra log, the default seed ({@link dev.luavm.Sandbox#DEFAULT_RANDOM_SEED}), the system clock, no recording. */
         public static final Settings DEFAULT = new Settings("contract", null, null, null, false);
 
         public Settings withAudit(AuditSink sink) {

@@ -32,7 +32,7 @@ import java.util.Set;
  *   <tr><td>{@value #OUTPUT}</td><td>bytes printed per run</td><td>1 MiB</td></tr>
  *   <tr><td>{@value #POLICY}</td><td>a {@link HostCallPolicy}</td><td>allow all</td></tr>
  *   <tr><td>{@value #AUDIT}</td><td>an {@link AuditSink}</td><td>none</td></tr>
- *   <tr><td>{@value #SEED}</td><td>math.random's seed (a number)</td><td>fresh</td></tr>
+ *   <tr><td>{@value #SEED}</td><td>math.random's seed (a number)</td><td>{@link dev.luavm.Sandbox#DEFAULT_RANDOM_SEED}</td></tr>
  *   <tr><td>{@value #SANDBOX_NAME}</td><td>the sandbox's name in audit logs</td><td>generated</td></tr>
  * </table>
  * The single limits ({@code gas}, {@code memory}, ...) apply on top of {@value #LIMITS}.
