@@ -61,9 +61,13 @@ import java.util.regex.Pattern;
  * called from any thread. Cancellation is per run: a cancel while a run is in progress ends that
  * run promptly wherever it is (a loop, a pattern match, a sort, a host function: the latter is
  * interrupted) with {@link LuaLimitException.Limit#CANCELLED}, unless the run finishes first
- * (then the cancel is dropped); a cancel while no run is in progress ends the next run, at its
- * start, and only that one; so does a cancel that lands while a run is starting, before its
- * code. After a cancelled run the sandbox is usable again.
+ * (then the cancel is dropped); a cancel that lands while a run is starting ends it before its
+ * code. <b>A cancel while no run is in progress does nothing</b>: in a pool where sandboxes are
+ * reused, a watchdog's late cancel never reaches the next tenant's run. A watchdog that must
+ * name its run holds a {@link Run}: {@link #currentRun()} is the run in progress,
+ * {@link #nextRun()} the run this sandbox will start next (cancelling it before it starts ends it
+ * at its start); {@link Run#cancel()} ends that run and never another. After a cancelled run the
+ * sandbox is usable again.
  *
  * <h2>Output</h2>
  * {@code print} writes to the {@link OutputSink} chosen with {@link Builder#output}; by default
@@ -126,8 +130,10 @@ public final class Sandbox implements AutoCloseable {
     /** the thread in a run, or null (guarded by runLock) */
     private Thread runner;
     private volatile boolean closed;
-    /** a cancel() that came while no run was in progress, for the next run (guarded by runLock) */
-    private boolean cancelPending;
+    /** how many runs this sandbox started: the id of the run in progress, or of the latest (guarded by runLock) */
+    private long runsStarted;
+    /** the id of a run not yet started that its {@link Run} cancelled, or 0 (guarded by runLock) */
+    private long cancelledBeforeStart;
     /** set when the sandbox may be inconsistent (a Java error escaped the VM); it then refuses to run */
     private volatile String broken;
     private Usage usage = new Usage(0, 0, 0, 0, Duration.ZERO);
@@ -541,9 +547,10 @@ public final class Sandbox implements AutoCloseable {
                         : new LuaSandboxStateException(LuaSandboxStateException.Reason.BUSY,
                                 "sandbox is in use by another thread");
             }
-            // under the lock, so a cancel() lands either before this run (pending) or during it
-            cancelledBeforeStart = cancelPending;
-            cancelPending = false;
+            // under the lock, so a Run's cancel lands either before this run (recorded) or during it
+            long id = ++runsStarted;
+            cancelledBeforeStart = this.cancelledBeforeStart == id;
+            this.cancelledBeforeStart = 0;
             Duration timeout = limits.timeout();
             if (resumption == null) {
                 engine.startRun(timeout, limits.runGas());
@@ -844,17 +851,109 @@ public final class Sandbox implements AutoCloseable {
      * Ends the run in progress with {@link LuaLimitException.Limit#CANCELLED} as soon as the VM
      * reaches a safepoint (a loop, a call, a charge of library work) or, inside a host function,
      * by interrupting it; a run that finishes before then returns normally and the cancel is
-     * dropped. When no run is in progress, the next run ends at its start instead (a cancel that
-     * arrives just before a run still stops it), and only that run. Any thread.
+     * dropped. <b>When no run is in progress, it does nothing</b>: no later run is affected. To
+     * cancel one particular run, the one a watchdog watched or one about to start, use its
+     * {@link Run} ({@link #currentRun()}, {@link #nextRun()}). Any thread.
      */
     public void cancel() {
         synchronized (runLock) {
-            if (runner == null) {
-                cancelPending = !closed;
-                return;
+            if (runner != null) cancelInProgress();
+        }
+    }
+
+    /** Holds runLock, a run in progress. */
+    private void cancelInProgress() {
+        engine.cancel();
+        gateway.cancel();
+    }
+
+    /**
+     * The run in progress, for a watchdog that must cancel it and never a later one; null when
+     * the sandbox is idle. Any thread.
+     */
+    public Run currentRun() {
+        synchronized (runLock) {
+            return runner == null ? null : new Run(this, runsStarted);
+        }
+    }
+
+    /**
+     * The next run this sandbox starts (the next {@link #eval}, {@link #run}, {@link #call},
+     * {@link LuaHandle#call}...), for a watchdog armed before it starts: {@link Run#cancel()}
+     * before the run starts ends it at its start, before any of its code; during the run, as
+     * {@link #cancel()}; after it, nothing. Any thread.
+     */
+    public Run nextRun() {
+        synchronized (runLock) {
+            return new Run(this, runsStarted + 1);
+        }
+    }
+
+    /**
+     * One run of a sandbox, named by its number (the sandbox's first run is 1), so that a
+     * cancel reaches that run only: a watchdog holding the {@code Run} of a run that has ended
+     * cancels nothing, whatever the sandbox runs next. From {@link Sandbox#currentRun()} and
+     * {@link Sandbox#nextRun()}. Any thread; equal when the sandbox and the number are.
+     */
+    public static final class Run {
+        private final Sandbox sandbox;
+        private final long id;
+
+        private Run(Sandbox sandbox, long id) {
+            this.sandbox = sandbox;
+            this.id = id;
+        }
+
+        /** The run's number in its sandbox: 1 for the first run, then one more for each. */
+        public long id() {
+            return id;
+        }
+
+        /** The sandbox the run belongs to. */
+        public Sandbox sandbox() {
+            return sandbox;
+        }
+
+        /**
+         * Cancels this run: in progress, it ends with {@link LuaLimitException.Limit#CANCELLED}
+         * as {@link Sandbox#cancel()} ends it; not yet started, it will end so at its start; ended
+         * (or never to start, its sandbox closed), nothing happens.
+         */
+        public void cancel() {
+            synchronized (sandbox.runLock) {
+                if (sandbox.closed) return;
+                if (sandbox.runner != null && sandbox.runsStarted == id) sandbox.cancelInProgress();
+                else if (id > sandbox.runsStarted) sandbox.cancelledBeforeStart = id;
             }
-            engine.cancel();
-            gateway.cancel();
+        }
+
+        /** True while this run is in progress. */
+        public boolean isRunning() {
+            synchronized (sandbox.runLock) {
+                return sandbox.runner != null && sandbox.runsStarted == id;
+            }
+        }
+
+        /** True once this run has ended (however it ended). */
+        public boolean hasEnded() {
+            synchronized (sandbox.runLock) {
+                return id < sandbox.runsStarted || id == sandbox.runsStarted && sandbox.runner == null;
+            }
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Run r && r.sandbox == sandbox && r.id == id;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(id) * 31 + System.identityHashCode(sandbox);
+        }
+
+        @Override
+        public String toString() {
+            return "Run[" + sandbox.name + " #" + id + "]";
         }
     }
 

@@ -326,12 +326,16 @@ class JavaApiTest {
     // ------------------------------------------------------------------ cancel
 
     @Test
-    void aCancelJustBeforeARunEndsIt() {
+    void aCancelWhileIdleDoesNothingButTheNextRunsOwnCancelEndsIt() {
         try (Sandbox sb = sandbox()) {
-            sb.cancel();
+            sb.cancel(); // idle: no later run is affected (a pool's next tenant)
+            assertEquals(1L, sb.eval("return 1"));
+            Sandbox.Run next = sb.nextRun();
+            next.cancel(); // armed before the run starts: that run, and only it, ends at its start
             assertEquals(Limit.CANCELLED, assertThrows(LuaLimitException.class, () -> sb.eval("ran = true")).limit());
             assertNull(sb.getGlobal("ran"));
-            assertEquals(1L, sb.eval("return 1")); // the idle cancel ends the next run only
+            assertTrue(next.hasEnded());
+            assertEquals(1L, sb.eval("return 1"));
         }
     }
 

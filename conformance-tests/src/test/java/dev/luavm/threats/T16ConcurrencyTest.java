@@ -162,10 +162,9 @@ class T16ConcurrencyTest {
     }
 
     @Test
-    void cancelWhileIdleEndsTheNextRunOnly() {
+    void cancelWhileIdleReachesNoLaterRun() {
         try (Sandbox sb = TestTier.vm().sandbox(Capabilities.standard(), LONG_RUN)) {
             sb.cancel();
-            assertEquals(Limit.CANCELLED, assertThrows(LuaLimitException.class, () -> sb.eval("return 1 + 1")).limit());
             assertEquals(2L, sb.eval("return 1 + 1"));
         }
     }

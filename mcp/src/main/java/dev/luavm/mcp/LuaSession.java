@@ -162,7 +162,8 @@ final class LuaSession implements AutoCloseable {
         try {
             outcome = await(f, sb);
         } catch (InterruptedException e) {
-            sb.cancel(); // the caller gave up: end the run, then let it go
+            cancellation.cancel(); // the caller gave up: end this call's run, even one not started yet
+            sb.cancel();
             f.cancel(true);
             throw e;
         }
@@ -288,24 +289,22 @@ final class LuaSession implements AutoCloseable {
         return eval(sb, expression, cancellation, gas);
     }
 
-    /** One run; its gas is added to {@code gas[0]} however it ends. */
+    /**
+     * One run; its gas is added to {@code gas[0]} however it ends. The call's cancellation is
+     * armed with this run's own {@link Sandbox.Run} before it starts, so a cancel landing just
+     * before the run still ends it (at its start), and one meant for an earlier call, landing
+     * after that call's run ended, reaches nothing.
+     */
     private List<Object> eval(Sandbox sb, String source, CallCancellation cancellation, long[] gas) {
-        for (int tries = 0; ; tries++) {
-            try {
-                List<Object> r = sb.evalAll(CHUNK, source);
-                gas[0] += sb.usage().gas();
-                return r;
-            } catch (LuaLimitException e) {
-                gas[0] += sb.usage().gas();
-                // A cancel meant for the call before this one that landed just after its run had
-                // ended is kept by the sandbox for its next run, this one, which it ended at its
-                // start, before any code: run again, once.
-                if (e.limit() == LuaLimitException.Limit.CANCELLED && !cancellation.cancelled() && tries == 0) continue;
-                throw e;
-            } catch (RuntimeException e) {
-                gas[0] += sb.usage().gas();
-                throw e;
-            }
+        Sandbox.Run run = sb.nextRun();
+        if (!cancellation.onCancel(run::cancel)) run.cancel(); // cancelled already: the run ends at its start
+        try {
+            List<Object> r = sb.evalAll(CHUNK, source);
+            gas[0] += sb.usage().gas();
+            return r;
+        } catch (RuntimeException e) {
+            gas[0] += sb.usage().gas();
+            throw e;
         }
     }
 
