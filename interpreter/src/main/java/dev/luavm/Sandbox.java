@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  * One isolated Lua world: its own globals, registry, string metatable, random generator,
  * meters and output. Nothing is shared with other sandboxes except what is immutable: compiled
  * code, library builtins and keys. Library tables are copied from a template built once per
- * {@link LuaVM} ({@code dev.luavm.lib.TableTemplate}), so each sandbox writes only its own copy.
+ * {@link LuaVM} ({@code dev.luavm.lib.TableTemplate}), so each sandbox writes only its own copy
+ * (a copy shares the template's arrays until its first write, which clones them first).
  *
  * <h2>Runs</h2>
  * Each {@link #eval}, {@link #run} or {@link #call} is a <em>run</em>. The time limit and the
@@ -138,8 +139,8 @@ public final class Sandbox implements AutoCloseable {
     private volatile String broken;
     private Usage usage = new Usage(0, 0, 0, 0, Duration.ZERO);
     /** each granted host function's builtin and its grant name (snapshots name them so) */
-    private final java.util.IdentityHashMap<Builtin, String> grantNames = new java.util.IdentityHashMap<>();
-    private final java.util.Map<String, Builtin> grantsByName = new java.util.HashMap<>();
+    private final java.util.IdentityHashMap<Builtin, String> grantNames;
+    private final java.util.Map<String, Builtin> grantsByName;
     private final LuaVM vm;
     /** when the run in progress began (for a paused run's time), on the host clock */
     private long runStartNanos;
@@ -151,6 +152,10 @@ public final class Sandbox implements AutoCloseable {
         this.vm = vm;
         this.name = b.name != null ? b.name : "sandbox-" + IDS.incrementAndGet();
         this.capabilities = b.capabilities;
+        // sized for the grants (most sandboxes have few or none: the default size is 64 slots)
+        int grants = capabilities.hostFunctions().size();
+        this.grantNames = new java.util.IdentityHashMap<>(grants);
+        this.grantsByName = new java.util.HashMap<>(Math.max(2, grants * 2));
         this.limits = b.limits != null ? b.limits : vm.defaultLimits();
         this.meter = new MemoryMeter(limits.memoryBytes());
         this.converter = vm.converter(new Handles(), meter);

@@ -5,7 +5,11 @@ import dev.luavm.CompiledChunk;
 import dev.luavm.Sandbox;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static dev.luavm.threats.ThreatSupport.TIGHT;
 import static dev.luavm.threats.ThreatSupport.VM;
@@ -99,6 +103,90 @@ class T11SharedStateTest {
         try (Sandbox a = VM.sandbox(granted, TIGHT); Sandbox b = ThreatSupport.sandbox()) {
             assertEquals("s3cr3t", a.eval("return secret()"));
             assertNull(b.eval("return secret"));
+        }
+    }
+
+    /**
+     * What a sandbox observes of its library tables and globals, and what they cost it: the
+     * layouts (pairs order) of _G and string before and after the script and the host add names,
+     * the gas and memory of those runs. The hash parts of library tables are shared with their
+     * template until written, and the layouts new names lead to are learned by the first sandbox
+     * of a runtime and taken by the next ones (LuaTable's "Copies share their hash part until
+     * written"); none of that may show.
+     */
+    private static String observe(dev.luavm.LuaVM vm, Capabilities caps) {
+        try (Sandbox sb = vm.sandbox().capabilities(caps).limits(TIGHT).randomSeed(3).build()) {
+            StringBuilder out = new StringBuilder();
+            out.append(sb.eval("local s = {} for _, t in ipairs({_G, string, math, table}) do for k in pairs(t) do "
+                    + "s[#s + 1] = tostring(k) end end return table.concat(s, ',')")).append('|');
+            out.append(sb.eval("return collectgarbage('count')")).append('|');
+            sb.setGlobal("hostvar", 5L);
+            sb.setGlobal("hostvar2", "x");
+            out.append(sb.eval("x1 = 1 string.foo = 2 math.pi = nil _G.print = nil for i = 1, 40 do _G['g' .. i] = i end "
+                    + "local s = {} for k in pairs(_G) do s[#s + 1] = tostring(k) end for k in pairs(string) do "
+                    + "s[#s + 1] = tostring(k) end for k in pairs(math) do s[#s + 1] = tostring(k) end "
+                    + "return table.concat(s, ',')")).append('|');
+            out.append(sb.usage().gas()).append('|').append(sb.usage().memoryBytes()).append('|')
+                    .append(sb.eval("return collectgarbage('count')"));
+            return out.toString();
+        }
+    }
+
+    /** A runtime's first sandbox (which learns the layouts), its later ones, and another runtime's all observe the same. */
+    @Test
+    void theFirstAndLaterSandboxesOfARuntimeObserveTheSame() {
+        List<Capabilities> kinds = List.of(Capabilities.standard(),
+                Capabilities.standard().toBuilder().grant("a.b.c", "x", c -> 1L).grant("zz", "y", c -> 2L).build(),
+                Capabilities.builder().bundles(List.of("base", "string", "table", "math", "utf8", "os", "coroutine")).build());
+        for (Capabilities caps : kinds) {
+            String first = observe(dev.luavm.LuaVM.create(), caps);
+            dev.luavm.LuaVM vm = dev.luavm.LuaVM.create();
+            for (int i = 0; i < 3; i++) assertEquals(first, observe(vm, caps), "sandbox " + i + " of a runtime");
+            assertEquals(first, observe(VM, caps), "a runtime many sandboxes used");
+        }
+    }
+
+    /**
+     * Sandboxes of one runtime built, written and read on several threads at once: each sees its
+     * own changes and none of another's, whichever sandbox learned a layout first.
+     */
+    @Test
+    void sandboxesOnManyThreadsShareNothing() throws Exception {
+        dev.luavm.LuaVM vm = dev.luavm.LuaVM.create();
+        String pristine;
+        try (Sandbox sb = vm.sandbox(Capabilities.standard(), TIGHT)) {
+            pristine = (String) sb.eval("local s = {} for k, v in pairs(_G) do s[#s + 1] = tostring(k) .. '=' .. type(v) end "
+                    + "for k in pairs(string) do s[#s + 1] = k end return table.concat(s, ',')");
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<String>> results = new ArrayList<>();
+            for (int task = 0; task < 8; task++) {
+                int id = task;
+                results.add(pool.submit(() -> {
+                    for (int i = 0; i < 50; i++) {
+                        try (Sandbox sb = vm.sandbox(Capabilities.standard(), TIGHT)) {
+                            sb.setGlobal("owner", (long) id);
+                            String seen = (String) sb.eval("local s = {} for k, v in pairs(_G) do if k ~= 'owner' then "
+                                    + "s[#s + 1] = tostring(k) .. '=' .. type(v) end end for k in pairs(string) do "
+                                    + "s[#s + 1] = k end return table.concat(s, ',')");
+                            if (!pristine.equals(seen)) return "task " + id + " saw " + seen;
+                            sb.eval("string.upper = nil string['t" + id + "'] = owner math.pi = owner _G.print = owner "
+                                    + "for j = 1, 20 do _G['n' .. j] = owner end");
+                            Object mine = sb.eval("return string.t" + id + " == owner and math.pi == owner and n20 == owner");
+                            if (!Boolean.TRUE.equals(mine)) return "task " + id + " lost its own writes";
+                        }
+                    }
+                    return "ok";
+                }));
+            }
+            for (Future<String> f : results) assertEquals("ok", f.get());
+        } finally {
+            pool.shutdownNow();
+        }
+        try (Sandbox sb = vm.sandbox(Capabilities.standard(), TIGHT)) {
+            assertEquals(true, sb.eval("return string.t0 == nil and type(string.upper) == 'function' and math.pi > 3.14 "
+                    + "and type(print) == 'function' and n1 == nil and owner == nil"));
         }
     }
 }

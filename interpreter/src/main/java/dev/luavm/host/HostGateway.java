@@ -81,7 +81,7 @@ public final class HostGateway {
     private boolean hasDeadline;
     /** the pending interrupt at the deadline for the host function running now (guarded by lock) */
     private java.util.concurrent.ScheduledFuture<?> watchdog;
-    private final ArrayDeque<Map.Entry<Object, Throwable>> causes = new ArrayDeque<>();
+    private final ArrayDeque<Map.Entry<Object, Throwable>> causes = new ArrayDeque<>(0); // grows with use
 
     /**
      * @param safepoint polls the VM's cancellation flag, clock and gas after each host function

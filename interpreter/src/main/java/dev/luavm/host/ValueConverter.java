@@ -184,8 +184,12 @@ public final class ValueConverter {
      * {@code maxDepth} refused).
      */
     private abstract class Walk<S, R> {
-        // made on the first structure: most host calls convert only scalars and strings, and two
-        // empty IdentityHashMaps cost about 1 KB per conversion
+        // the first structure in fields, the maps made on the second: most host calls convert only
+        // scalars and strings, most results one flat table, and two IdentityHashMaps cost about
+        // 1 KB per conversion
+        private S first;
+        private R firstResult;
+        private boolean firstInProgress;
         private IdentityHashMap<S, R> done;
         private IdentityHashMap<S, Boolean> inProgress;
         private final String cyclicNoun;
@@ -216,23 +220,46 @@ public final class ValueConverter {
          */
         final R enter(S s, int depth) {
             if (done == null) {
-                done = new IdentityHashMap<>();
-                inProgress = new IdentityHashMap<>();
+                if (first == null) {
+                    if (depth >= maxDepth) throw tooDeep();
+                    first = s;
+                    firstInProgress = true;
+                    return null;
+                }
+                if (s == first) {
+                    if (firstInProgress) throw cyclic();
+                    return firstResult;
+                }
+                done = new IdentityHashMap<>(8);
+                inProgress = new IdentityHashMap<>(8);
+                if (firstInProgress) inProgress.put(first, Boolean.TRUE);
+                else done.put(first, firstResult);
             }
             R prior = done.get(s);
             if (prior != null) return prior;
-            if (inProgress.containsKey(s)) throw new LuaConversionException("cannot convert a cyclic " + cyclicNoun);
-            if (depth >= maxDepth) {
-                throw new LuaConversionException(nestedNoun + " nested deeper than " + maxDepth + " levels");
-            }
+            if (inProgress.containsKey(s)) throw cyclic();
+            if (depth >= maxDepth) throw tooDeep();
             inProgress.put(s, Boolean.TRUE);
             return null;
         }
 
         final R leave(S s, R result) {
+            if (done == null) { // s is the first structure
+                firstInProgress = false;
+                firstResult = result;
+                return result;
+            }
             inProgress.remove(s);
             done.put(s, result);
             return result;
+        }
+
+        private LuaConversionException cyclic() {
+            return new LuaConversionException("cannot convert a cyclic " + cyclicNoun);
+        }
+
+        private LuaConversionException tooDeep() {
+            return new LuaConversionException(nestedNoun + " nested deeper than " + maxDepth + " levels");
         }
     }
 

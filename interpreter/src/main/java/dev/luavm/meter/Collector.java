@@ -52,9 +52,9 @@ public final class Collector {
     /** objects whose metatable had __gc when it was set, in registration order */
     private final ArrayList<Object> finobj = new ArrayList<>();
     /** the same objects, for the at-most-once test in constant time */
-    private final java.util.IdentityHashMap<Object, Boolean> marked = new java.util.IdentityHashMap<>();
+    private final java.util.IdentityHashMap<Object, Boolean> marked = new java.util.IdentityHashMap<>(4); // grows with use
     /** separated objects waiting for their finalizer, next first */
-    private final ArrayDeque<Object> tobefnz = new ArrayDeque<>();
+    private final ArrayDeque<Object> tobefnz = new ArrayDeque<>(0);
     private int collections;
     /** true while finalizers run (a collection inside one queues, never runs, further finalizers) */
     private boolean finalizing;

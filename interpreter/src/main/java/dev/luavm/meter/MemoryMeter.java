@@ -175,6 +175,11 @@ public final class MemoryMeter {
         this.gas = gas;
     }
 
+    /** Whether {@link #chargeWork} charges anything now (a gas meter is linked: a run is in progress). */
+    public boolean chargesWork() {
+        return gas != null;
+    }
+
     /**
      * Charges {@code units} of gas for work whose cost depends on its input (hash probes,
      * rehash scans) to the linked gas meter; nothing when no gas meter is linked. May throw

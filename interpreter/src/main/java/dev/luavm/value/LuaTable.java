@@ -77,6 +77,29 @@ import dev.luavm.vm.LuaError;
  * scan (keys planted at every {@code j * 2^k}), this does as 5.4's {@code hash_search}: the
  * search stays logarithmic. Each lookup of the search beyond the first costs 1, like a probe.
  *
+ * <h2>Copies share their hash part until written</h2>
+ * A copy of a table ({@link #copyFrom}: a library table copied from its {@code TableTemplate}
+ * into each sandbox) takes the source's hash-part arrays as they are, marked shared, and clones
+ * an array only when it is about to write into it: the values on the first store, the keys on the
+ * first new key (a rehash builds new arrays anyway). The source must never be written again (a
+ * template is filled once, before any copy). So a sandbox that never changes {@code string} or
+ * {@code math} allocates nothing for them beyond the header, while what it observes (layout,
+ * {@code next} order, the memory charged and walked, gas) is exactly that of a copy: a write always
+ * lands in the table's own arrays, so nothing a script can change is shared (VM rule 4).
+ *
+ * <p>Shared keys also carry a {@link Shape}: the layouts that new string keys lead to, learned
+ * once and shared by the copies of one template. The globals of every sandbox start as the base
+ * library's template and then get the other libraries' names, the same keys in the same order
+ * (and one rehash) each time; a new string key put while no gas meter is linked (installing
+ * bundles, the host setting globals) into a table without an array part takes the learned step:
+ * the next shared keys array, the values moved where the rehash would have put them, the same
+ * memory charged. A step is learned by doing the put on a scratch copy, so the layout is exactly
+ * the one the put would have made; its key is an immutable string, and the steps a template may
+ * learn are bounded ({@value #SHAPE_BUDGET} per template, {@value #SHAPE_FANOUT} from one layout, keys
+ * of at most {@code LuaString.FREE_COMPARE_BYTES} bytes),
+ * so neither scripts nor hosts can grow them without bound. During a run (gas linked) a new key
+ * takes the ordinary path (the keys are cloned first), so the gas charged never depends on them.
+ *
  * <h2>Metamethod cache</h2>
  * {@link #metaAbsent} is a bit set of metamethods known to be absent when this table is used as
  * a metatable ({@code flags} in PUC); any raw store into the table clears it.
@@ -108,6 +131,15 @@ public final class LuaTable {
     private Object[] hvals = EMPTY;
     /** slots holding a key, dead or alive */
     private int hused;
+    /** {@link #hkeys} is {@code shape.keys}, shared (a template's, or a learned step's): clone before writing; else null */
+    private Shape shape;
+    /** {@link #hvals} is a template's: clone before writing */
+    private boolean sharedVals;
+
+    /** layouts a template's copies may learn in all ({@link Shape}) */
+    static final int SHAPE_BUDGET = 64;
+    /** steps learned from one layout */
+    static final int SHAPE_FANOUT = 8;
     private LuaTable metatable;
     /** cache of absent metamethods when this table is a metatable; see {@link #metaAbsent} */
     public byte metaAbsent;
@@ -132,7 +164,9 @@ public final class LuaTable {
 
     /**
      * A copy of {@code t}'s contents with the same layout (so the same {@link #next} order),
-     * charged {@code bytes} (header included): what building {@code t} charged. No metatable is copied.
+     * charged {@code bytes} (header included): what building {@code t} charged. No metatable is
+     * copied. {@code t} must never be written afterwards (a template): the copy shares its hash
+     * part until the copy writes (see "Copies share their hash part until written").
      */
     public LuaTable(MemoryMeter meter, LuaTable t, long bytes) {
         this.meter = meter;
@@ -143,15 +177,19 @@ public final class LuaTable {
     /**
      * When this table is empty (no array or hash part yet), makes it a copy of {@code t} as the
      * copy constructor does, charging {@code bytes}, and returns true; otherwise changes nothing
-     * and returns false.
+     * and returns false. As there, {@code t} must never be written afterwards.
      */
     public boolean copyFrom(LuaTable t, long bytes) {
         if (array.length != 0 || hkeys.length != 0) return false;
         meter.charge(bytes);
         if (t.array.length > 0) array = t.array.clone();
         if (t.hkeys.length > 0) {
-            hkeys = t.hkeys.clone();
-            hvals = t.hvals.clone();
+            // shared until written (see the class comment): the source is a template no one writes
+            Shape sh = t.shape; // final fields: safely published without the lock
+            shape = sh != null ? sh : t.shapeForCopies();
+            hkeys = shape.keys;
+            hvals = t.hvals;
+            sharedVals = true;
         }
         hused = t.hused;
         metaAbsent = 0;
@@ -359,10 +397,144 @@ public final class LuaTable {
         int i = fieldSlot(key);
         if (i >= 0) {
             metaAbsent = 0;
+            if (sharedVals) ownVals();
             hvals[i] = value;
             return;
         }
         hashPut(key, value);
+    }
+
+    /** Makes the values array this table's own before a write (it was a template's). */
+    private void ownVals() {
+        hvals = hvals.clone();
+        sharedVals = false;
+    }
+
+    /** Makes the keys array this table's own before a new key is put into it. */
+    private void ownKeys() {
+        hkeys = hkeys.clone();
+        shape = null;
+    }
+
+    /** The shape copies of this table (a template) share: its keys, with no steps learned yet. */
+    private synchronized Shape shapeForCopies() {
+        if (shape == null) shape = new Shape(hkeys, hused, null); // this table's keys are read-only from now on
+        return shape;
+    }
+
+    /**
+     * A hash layout shared by copies of a template: the keys array (never written), and the steps
+     * learned from it, each the layout one new string key leads to (see the class comment).
+     * Steps are published as a whole new array, so lookups take no lock.
+     */
+    private static final class Shape {
+        final Object[] keys;
+        final int used;
+        /** the template's shape, which holds the budget of the whole tree */
+        final Shape root;
+        private final java.util.concurrent.atomic.AtomicInteger budget;
+        private volatile Step[] steps = new Step[0];
+
+        Shape(Object[] keys, int used, Shape root) {
+            this.keys = keys;
+            this.used = used;
+            this.root = root == null ? this : root;
+            this.budget = root == null ? new java.util.concurrent.atomic.AtomicInteger(SHAPE_BUDGET) : null;
+        }
+
+        /** No step may be learned from here (this layout's or the template's allowance is spent). */
+        boolean full() {
+            return steps.length >= SHAPE_FANOUT || root.budget.get() <= 0;
+        }
+
+        Step find(LuaString key) {
+            for (Step st : steps) if (st.key.equals(key)) return st;
+            return null;
+        }
+
+        /** The step for a new {@code key} from this layout, learned now if need be; null when the budget is spent. */
+        synchronized Step learn(LuaString key) {
+            Step st = find(key);
+            if (st != null) return st;
+            if (full()) return null;
+            root.budget.decrementAndGet();
+            st = Step.of(this, key);
+            Step[] more = java.util.Arrays.copyOf(steps, steps.length + 1);
+            more[steps.length] = st;
+            steps = more;
+            return st;
+        }
+    }
+
+    /**
+     * Putting one new string key into a table of a given shape with every key alive: the shape it
+     * leads to, the slot of the new key, where each old slot's value goes when the put rehashes
+     * (null when it does not), and what the rehash charged. {@code to} is null when the put makes an
+     * array part (integer keys among the template's): the ordinary path does those.
+     */
+    private record Step(LuaString key, Shape to, int slot, int[] moves, long charge) {
+        /** Does the put on a scratch table (every old key alive, each value its old slot) and reads off the result. */
+        static Step of(Shape from, LuaString key) {
+            MemoryMeter scratchMeter = MemoryMeter.unlimited();
+            LuaTable scratch = new LuaTable(scratchMeter);
+            Object[] vals = new Object[from.keys.length];
+            for (int i = 0; i < vals.length; i++) if (from.keys[i] != null) vals[i] = i;
+            scratch.hkeys = from.keys.clone();
+            scratch.hvals = vals;
+            scratch.hused = from.used;
+            Object marker = new Object();
+            long before = scratchMeter.totalCharged();
+            scratch.hashPut(key, marker);
+            long charge = scratchMeter.totalCharged() - before;
+            if (scratch.array.length != 0) return new Step(key, null, -1, null, 0);
+            int slot = -1;
+            for (int i = 0; i < scratch.hvals.length; i++) if (scratch.hvals[i] == marker) slot = i;
+            int[] moves = null;
+            if (scratch.hkeys.length != from.keys.length) {
+                moves = new int[from.keys.length];
+                java.util.Arrays.fill(moves, -1);
+                for (int i = 0; i < scratch.hvals.length; i++) {
+                    if (scratch.hvals[i] instanceof Integer old) moves[old] = i;
+                }
+            }
+            return new Step(key, new Shape(scratch.hkeys, scratch.hused, from.root), slot, moves, charge);
+        }
+    }
+
+    /**
+     * Puts new string key {@code key} by the shared shape's learned step (see the class comment),
+     * when one applies; false, with nothing changed, when the ordinary path must do it.
+     */
+    private boolean putByShape(LuaString key, Object value) {
+        if (array.length != 0 || meter.chargesWork() || key.length() > LuaString.FREE_COMPARE_BYTES) return false;
+        Shape from = shape;
+        Step st = from.find(key);
+        if (st == null && (from.full() || (st = from.learn(key)) == null)) return false;
+        if (st.to == null) return false;
+        if (st.moves == null) {
+            if (sharedVals) ownVals();
+            hvals[st.slot] = value;
+            hkeys = st.to.keys;
+            hused = st.to.used;
+            shape = st.to;
+            return true;
+        }
+        // a rehash: learned with every key alive, so it holds only for such a table
+        Object[] vs = hvals;
+        int alive = 0;
+        for (Object v : vs) if (v != null) alive++;
+        if (alive != hused) return false;
+        meter.charge(st.charge); // before allocating, as resize does
+        Object[] moved = new Object[st.to.keys.length];
+        int[] moves = st.moves;
+        for (int i = 0; i < moves.length; i++) if (moves[i] >= 0) moved[moves[i]] = vs[i];
+        moved[st.slot] = value;
+        hkeys = st.to.keys;
+        hvals = moved;
+        sharedVals = false;
+        hused = st.to.used;
+        shape = st.to;
+        return true;
     }
 
     /**
@@ -396,6 +568,7 @@ public final class LuaTable {
         int i = fieldSlot(key);
         if (i < 0 || hvals[i] == null) return false;
         metaAbsent = 0;
+        if (sharedVals) ownVals();
         hvals[i] = value;
         return true;
     }
@@ -405,10 +578,12 @@ public final class LuaTable {
         Object[] ks = hkeys;
         int slot = ks.length == 0 ? -1 : probe(key, hashOf(key) & (ks.length - 1));
         if (slot >= 0) {
+            if (sharedVals) ownVals();
             hvals[slot] = value;
             return;
         }
         if (value == null) return; // assigning nil to an absent key changes nothing
+        if (shape != null && key instanceof LuaString str && putByShape(str, value)) return;
         if ((hused + 1) * 4L > ks.length * 3L) {
             rehash(key);
             // the rehash may have made room for the key in the array part
@@ -421,6 +596,9 @@ public final class LuaTable {
             return;
         }
         // no key is ever removed from its slot, so the empty slot that ended the probe is the key's place
+        if (shape != null) ownKeys();
+        if (sharedVals) ownVals();
+        ks = hkeys;
         ks[-slot - 1] = key;
         hvals[-slot - 1] = value;
         hused++;
@@ -447,22 +625,29 @@ public final class LuaTable {
 
     private void rehash(Object extraKey) {
         meter.chargeWork(slotWork(array.length + hkeys.length)); // the counting pass visits every slot
-        // nums[b] = number of integer keys k with 2^(b-1) < k <= 2^b
-        int[] nums = new int[MAX_ARRAY_BITS + 1];
-        int total = countArray(nums);
+        // nums[b] = number of integer keys k with 2^(b-1) < k <= 2^b; null while there is none
+        // (a table of string keys, as most are, allocates no counts)
+        int[] nums = array.length > 0 ? new int[MAX_ARRAY_BITS + 1] : null;
+        int total = nums == null ? 0 : countArray(nums);
         int hashLive = 0;
         for (int i = 0; i < hkeys.length; i++) {
             if (hvals[i] != null) {
                 hashLive++;
-                countIntKey(hkeys[i], nums);
+                if (hkeys[i] instanceof Long) {
+                    if (nums == null) nums = new int[MAX_ARRAY_BITS + 1];
+                    countIntKey(hkeys[i], nums);
+                }
             }
         }
         total += hashLive;
-        countIntKey(extraKey, nums);
+        if (extraKey instanceof Long) {
+            if (nums == null) nums = new int[MAX_ARRAY_BITS + 1];
+            countIntKey(extraKey, nums);
+        }
         total++;
-        int arraySize = computeArraySize(nums);
+        int arraySize = nums == null ? 0 : computeArraySize(nums);
         int inArray = 0;
-        for (int b = 0, twoToB = 1; b <= MAX_ARRAY_BITS && twoToB / 2 < arraySize; b++, twoToB <<= 1) {
+        for (int b = 0, twoToB = 1; nums != null && b <= MAX_ARRAY_BITS && twoToB / 2 < arraySize; b++, twoToB <<= 1) {
             inArray += nums[b];
         }
         int hashCount = total - inArray;
@@ -565,9 +750,13 @@ public final class LuaTable {
         hkeys = newKeys;
         hvals = newVals;
         hused = used;
+        shape = null;
+        sharedVals = false;
     }
 
     private void allocHash(int cap) {
+        shape = null;
+        sharedVals = false;
         if (cap == 0) {
             hkeys = EMPTY;
             hvals = EMPTY;
@@ -792,6 +981,8 @@ public final class LuaTable {
         array = arrayPart.length == 0 ? EMPTY : arrayPart;
         hkeys = cap == 0 ? EMPTY : keys;
         hvals = cap == 0 ? EMPTY : values;
+        shape = null;
+        sharedVals = false;
         hused = used;
         metaAbsent = absentMeta;
         return null;
@@ -872,7 +1063,11 @@ public final class LuaTable {
 
     /** Removes the entry of slot {@code i} as assigning nil would (the key stays dead, so next still works). */
     public void clearAt(int i) {
-        if (i < array.length) array[i] = null;
-        else hvals[i - array.length] = null;
+        if (i < array.length) {
+            array[i] = null;
+        } else {
+            if (sharedVals) ownVals();
+            hvals[i - array.length] = null;
+        }
     }
 }

@@ -96,8 +96,14 @@ public final class LuaState {
     Tiering tiering;
     /** a closure's {@code heat} (entries) at which it is compiled; MAX_VALUE: never */
     int tierAt = Integer.MAX_VALUE;
-    /** compiled tier: the heat cells of the main prototypes this state bound (weak: a dropped chunk's go with it) */
-    private final java.util.Map<dev.luavm.bytecode.Prototype, dev.luavm.value.Heat> heatRoots = new java.util.WeakHashMap<>();
+    /**
+     * compiled tier: the heat cell of the first main prototype this state bound (most sandboxes run
+     * one chunk: no map and no identity hash for it), and those of the others (weak, made on first
+     * need: a dropped chunk's go with it)
+     */
+    private java.lang.ref.WeakReference<dev.luavm.bytecode.Prototype> firstRoot;
+    private dev.luavm.value.Heat firstHeat;
+    private java.util.Map<dev.luavm.bytecode.Prototype, dev.luavm.value.Heat> heatRoots;
     /** what the installed bundles registered for snapshots ({@code InstallContext.participate}) */
     private final java.util.List<dev.luavm.lib.SnapshotParticipant> participants = new java.util.ArrayList<>();
     /** instructions this sandbox may still have compiled ({@link Tiering#SANDBOX_BUDGET}) */
@@ -140,7 +146,19 @@ public final class LuaState {
 
     /** Installs a capability bundle of a sandbox granted {@code caps}. */
     public void install(Library lib, dev.luavm.Capabilities caps) {
-        lib.install(new InstallContext() {
+        if (installContext == null || installCaps != caps) {
+            installContext = installContext(caps);
+            installCaps = caps;
+        }
+        lib.install(installContext);
+    }
+
+    /** the context of the latest {@link #install} and its capabilities: a sandbox installs all its bundles with one */
+    private InstallContext installContext;
+    private dev.luavm.Capabilities installCaps;
+
+    private InstallContext installContext(dev.luavm.Capabilities caps) {
+        return new InstallContext() {
             @Override
             public dev.luavm.Capabilities capabilities() {
                 return caps;
@@ -180,7 +198,7 @@ public final class LuaState {
             public void participate(dev.luavm.lib.SnapshotParticipant participant) {
                 addSnapshotParticipant(participant);
             }
-        });
+        };
     }
 
     /**
@@ -218,6 +236,13 @@ public final class LuaState {
 
     /** This state's heat cell for main prototype {@code p} (one per prototype: each run of a cached chunk heats the same cells). */
     dev.luavm.value.Heat heatOf(dev.luavm.bytecode.Prototype p) {
+        java.lang.ref.WeakReference<dev.luavm.bytecode.Prototype> first = firstRoot;
+        if (first == null) {
+            firstRoot = new java.lang.ref.WeakReference<>(p);
+            return firstHeat = new dev.luavm.value.Heat();
+        }
+        if (first.get() == p) return firstHeat;
+        if (heatRoots == null) heatRoots = new java.util.WeakHashMap<>();
         return heatRoots.computeIfAbsent(p, q -> new dev.luavm.value.Heat());
     }
 
