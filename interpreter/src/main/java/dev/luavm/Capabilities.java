@@ -68,7 +68,8 @@ public final class Capabilities {
      * source, for {@code docs}; null when none). {@code function} is null only for a
      * {@link Safety#FORBIDDEN} grant declared without one. {@code module} is the one module whose
      * code may call it ({@link Builder#grantToModule}), or null for any code;
-     * {@code onSandboxThread} asks for it to run on the sandbox's own thread.
+     * {@code onSandboxThread} runs it on the sandbox's thread instead of a host-call thread
+     * ({@link Builder.Declaration#onSandboxThread()}).
      */
     public record Grant(String path, String description, HostFunction function, Safety safety, List<Param> params,
                         List<Param> returns, List<String> effects, Redactor redactor, String example, String module,
@@ -453,6 +454,20 @@ public final class Capabilities {
             public Declaration module(String module) {
                 checkModule(Objects.requireNonNull(module, "module"));
                 this.module = module;
+                return this;
+            }
+
+            /**
+             * Runs the function on the sandbox's own thread, the one that called {@code eval},
+             * instead of a host-call thread: for a function that needs that thread (its
+             * thread-locals: a transaction, a security context) or that is so quick that the
+             * hand-over would dominate. The deadline and cancel still interrupt it there, but a
+             * function that ignores the interrupt holds the run past its deadline for as long as
+             * it runs: the 100 ms bound (docs/API.md, "Host calls at the deadline") does not hold
+             * for it.
+             */
+            public Declaration onSandboxThread() {
+                this.onSandboxThread = true;
                 return this;
             }
 

@@ -60,8 +60,10 @@ import java.util.regex.Pattern;
  * progress gets a {@link LuaSandboxStateException} (BUSY), as does any use after
  * {@link #close()} (CLOSED). {@link #cancel()} and {@link #close()} may be
  * called from any thread. Cancellation is per run: a cancel while a run is in progress ends that
- * run promptly wherever it is (a loop, a pattern match, a sort, a host function: the latter is
- * interrupted) with {@link LuaLimitException.Limit#CANCELLED}, unless the run finishes first
+ * run promptly wherever it is (a loop, a pattern match, a sort, a read of the input, a host
+ * function: the latter is interrupted, and abandoned if it does not return within
+ * {@link HostGateway#GRACE_MILLIS} ms, as at the deadline) with
+ * {@link LuaLimitException.Limit#CANCELLED}, unless the run finishes first
  * (then the cancel is dropped); a cancel that lands while a run is starting ends it before its
  * code. <b>A cancel while no run is in progress does nothing</b>: in a pool where sandboxes are
  * reused, a watchdog's late cancel never reaches the next tenant's run. A watchdog that must
@@ -126,6 +128,8 @@ public final class Sandbox implements AutoCloseable {
     /** the granted file system's session, or null; and its side of the sandbox */
     private final dev.luavm.vfs.session.Session files;
     private final FileSystemHost filesHost;
+    /** the host's input, read so that the run's end interrupts a wait for it; null without input */
+    private final InterruptibleInput input;
 
     private final Object runLock = new Object();
     /** the thread in a run, or null (guarded by runLock) */
@@ -172,14 +176,16 @@ public final class Sandbox implements AutoCloseable {
         }
         long seed = snapshot != null ? Snapshots.seedOf(snapshot)
                 : b.seed != null ? b.seed : b.entropy ? vm.freshSeed() : DEFAULT_RANDOM_SEED;
-        RecordedInput recordedInput = b.record && b.input != null ? new RecordedInput(b.input) : null;
-        java.io.InputStream input = recordedInput != null ? recordedInput : b.input;
+        this.input = b.input == null ? null : new InterruptibleInput(b.input);
+        RecordedInput recordedInput = b.record && this.input != null ? new RecordedInput(this.input) : null;
+        java.io.InputStream scriptInput = recordedInput != null ? recordedInput : this.input;
         VirtualClock virtual = b.virtualStart != null ? new VirtualClock(b.virtualStart, b.clock) : null;
         Clock clock = virtual != null ? virtual : b.clock != null ? b.clock : new SystemClock();
         this.env = new SandboxEnvironment(clock, seed, sink, b.modules,
-                b.moduleDirectories == null ? null : new dev.luavm.host.ModuleFiles(b.moduleDirectories), input,
+                b.moduleDirectories == null ? null : new dev.luavm.host.ModuleFiles(b.moduleDirectories), scriptInput,
                 b.errorOutput);
         this.engine = new Engine(meter, env, limits);
+        if (this.input != null) this.input.poll(engine::poll); // a read waiting for input ends with the run
         env.onExit(() -> { throw engine.exit(); });
         if (virtual != null) {
             virtual.nanos(() -> engine.gasUsed() * VirtualClock.NANOS_PER_GAS);
@@ -546,7 +552,8 @@ public final class Sandbox implements AutoCloseable {
         synchronized (runLock) {
             checkUsable();
             if (runner != null) {
-                throw runner == me
+                // a host function's own thread counts as the run's (a host-call thread, HostGateway)
+                throw runner == me || gateway.runsHostFunctionOn(me)
                         ? new LuaSandboxStateException(LuaSandboxStateException.Reason.REENTRANT,
                                 "sandbox is already running (re-entrant call)")
                         : new LuaSandboxStateException(LuaSandboxStateException.Reason.BUSY,
@@ -1010,11 +1017,22 @@ public final class Sandbox implements AutoCloseable {
         return limits;
     }
 
+    /**
+     * Host calls of this sandbox given up at a run's deadline or cancel whose functions have not
+     * returned yet (each holds a host-call thread; at {@link HostGateway#MAX_ABANDONED} the
+     * sandbox's host calls are refused until one returns). See docs/API.md, "Host calls at the
+     * deadline".
+     */
+    public int abandonedHostCalls() {
+        return gateway.abandonedCalls();
+    }
+
     /** Closes the sandbox: a run in progress is cancelled; later calls fail. Any thread. */
     @Override
     public void close() {
         closed = true;
         cancel();
+        if (input != null) input.close(); // ends its reader thread; the host's stream stays open
     }
 
     private void checkUsable() {

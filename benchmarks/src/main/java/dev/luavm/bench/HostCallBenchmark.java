@@ -33,7 +33,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code builtin}: {@code f} is {@code rawequal}, a library builtin called directly (no
  *       gateway): the floor for any call from Lua into Java;</li>
  *   <li>{@code plain}: {@code f} is granted with {@code grant(path, description, fn)} (UNSAFE,
- *       nothing declared), allow-all policy, no audit sink: the gateway as most hosts use it;</li>
+ *       nothing declared), allow-all policy, no audit sink: the gateway as most hosts use it (the
+ *       function runs on a host-call thread, handed over and back for each call);</li>
+ *   <li>{@code sameThread}: {@code plain}, declared {@code onSandboxThread()}: the function runs on
+ *       the sandbox's thread; {@code plain - sameThread} is what running host calls off the
+ *       sandbox's thread costs (issue 23 item 5);</li>
  *   <li>{@code audited}: {@code f} is declared UNSAFE with one {@code integer} parameter, the
  *       policy is {@link HostCallPolicy#allowAll()} and every call is written to a
  *       {@link MemoryAuditSink} (cleared after each invocation).</li>
@@ -50,7 +54,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class HostCallBenchmark {
     static final int CALLS = 1000;
 
-    @Param({"builtin", "plain", "audited"})
+    @Param({"builtin", "plain", "sameThread", "audited"})
     public String mode;
 
     private Sandbox sandbox;
@@ -67,6 +71,10 @@ public class HostCallBenchmark {
             case "builtin" -> f = "rawequal";
             case "plain" -> {
                 caps.grant("host.echo", "returns its argument", call -> call.arg(0));
+                f = "host.echo";
+            }
+            case "sameThread" -> {
+                caps.declare("host.echo", "returns its argument").onSandboxThread().grant(call -> call.arg(0));
                 f = "host.echo";
             }
             case "audited" -> {

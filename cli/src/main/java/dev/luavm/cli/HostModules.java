@@ -40,14 +40,8 @@ final class HostModules {
         List<String> names = new ArrayList<>();
         for (HostModule m : chosen) {
             names.add(m.name());
-            for (Capabilities.Grant g : m.registry().hostFunctions().values()) {
-                Capabilities.Builder.Declaration d = caps.declare(g.path(), g.description()).safety(g.safety());
-                for (dev.luavm.host.Param p : g.params()) {
-                    d.param(p.name(), p.type(), p.description(), p.constraints().toArray(new dev.luavm.host.ArgConstraint[0]));
-                }
-                for (dev.luavm.host.Param r : g.returns()) d.returns(r.type(), r.description());
-                d.effects(g.effects().toArray(new String[0])).redact(g.redactor()).grant(g.function());
-            }
+            // as declared: the module a grant is bound to and where it runs included
+            for (Capabilities.Grant g : m.registry().hostFunctions().values()) caps.grant(g);
             policies.add(m.policy());
         }
         HostCallPolicy policy = policies.isEmpty() ? HostCallPolicy.allowAll()

@@ -43,7 +43,9 @@ class DirectCallsTest {
     static Outcome run(LuaVM vm, String src, Limits limits) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Capabilities caps = Capabilities.standard().toBuilder().bundle("debug")
-                .grant("probe", "compiled frames on the Java stack", call -> compiledFramesOnTheJavaStack()).build();
+                // it looks at the sandbox's own Java stack: it must run on the sandbox's thread
+                .declare("probe", "compiled frames on the Java stack").onSandboxThread()
+                .grant(call -> compiledFramesOnTheJavaStack()).build();
         try (Sandbox sb = vm.sandbox().capabilities(caps).limits(limits).output(out).build()) {
             String error = null;
             try {

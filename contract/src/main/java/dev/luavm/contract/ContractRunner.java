@@ -193,6 +193,7 @@ public final class ContractRunner {
     private static void regrant(Capabilities.Builder caps, Capabilities.Grant g, Safety safety, AuditRule audit, String module) {
         Capabilities.Builder.Declaration d = caps.declare(g.path(), g.description()).safety(safety);
         if (module != null) d.module(module);
+        if (g.onSandboxThread()) d.onSandboxThread();
         for (Param p : g.params()) {
             d.param(p.name(), p.type(), p.description(), p.constraints().toArray(new dev.luavm.host.ArgConstraint[0]));
         }

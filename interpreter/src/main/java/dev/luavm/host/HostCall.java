@@ -12,7 +12,13 @@ import java.util.List;
  * own work, noticing cancellation). Policies see the same object before the call, through its
  * read-only view {@link CallRequest}.
  *
- * <p>Valid only during the call and on the sandbox's thread; the argument list is immutable.
+ * <p>Valid only during the call and on the thread running the function: a host-call thread,
+ * or the sandbox's own thread for a grant declared {@code onSandboxThread} (see
+ * {@link HostGateway}). On a host-call thread, what touches the sandbox is handed over safely:
+ * {@link #chargeGas} and the caller's position are read while the sandbox's thread is held off,
+ * and {@link #callLua} runs the Lua function on the sandbox's thread. A call abandoned at its
+ * run's deadline is over: everything here that touches the sandbox then throws
+ * {@code IllegalStateException}. The argument list is immutable.
  */
 public final class HostCall implements CallRequest {
     private final String sandboxName;
@@ -27,7 +33,9 @@ public final class HostCall implements CallRequest {
     private final dev.luavm.audit.AuditTrail run;
     /** elapsed run time at the call, or -1 until first asked */
     private long elapsedNanos;
-    private boolean active = true;
+    private volatile boolean active = true;
+    /** the exchange with the sandbox's thread while the function runs on a host-call thread, else null */
+    private volatile OffThreadCall offThread;
     /** the caller's position, worked out when first asked: null = not yet */
     private String chunk;
     private int line = -1;
@@ -116,8 +124,7 @@ public final class HostCall implements CallRequest {
     /** Works out "chunk:line" of the calling Lua code from the VM (luaL_where), on first use. */
     private void position() {
         if (chunk != null) return;
-        checkActive();
-        String where = context.errorAt(1, "").getMessage();
+        String where = onVm(() -> context.errorAt(1, "").getMessage());
         chunk = "";
         if (where == null || !where.endsWith(": ")) return;
         String s = where.substring(0, where.length() - 2);
@@ -205,8 +212,10 @@ public final class HostCall implements CallRequest {
      * sandbox was cancelled.
      */
     public void chargeGas(long units) {
-        checkActive();
-        context.chargeGas(units);
+        onVm(() -> {
+            context.chargeGas(units);
+            return null;
+        });
     }
 
     /**
@@ -217,10 +226,13 @@ public final class HostCall implements CallRequest {
      * gas, time and cancellation end the run as anywhere else. Valid only during this call and
      * on the sandbox's thread.
      */
+    @SuppressWarnings("unchecked")
     public List<Object> callLua(dev.luavm.LuaHandle function, Object... args) {
         checkActive();
         java.util.Objects.requireNonNull(function, "function");
-        return gateway.callBack(context, function, args);
+        OffThreadCall x = offThread;
+        if (x == null) return gateway.callBack(context, function, args, true);
+        return (List<Object>) x.onSandboxThread(() -> gateway.callBack(context, function, args, false));
     }
 
     /** True once {@code Sandbox.cancel()} was called; a long host function should then return. */
@@ -228,14 +240,27 @@ public final class HostCall implements CallRequest {
         return gateway.isCancelled();
     }
 
+    /** The function now runs on a host-call thread, through {@code x}. */
+    void handOff(OffThreadCall x) {
+        offThread = x;
+    }
+
     void finish() {
         active = false;
     }
 
     private void checkActive() {
-        if (!active || Thread.currentThread() != thread) {
+        OffThreadCall x = offThread;
+        if (!active || (x == null ? Thread.currentThread() != thread : !x.isWorker())) {
             throw new IllegalStateException("HostCall used outside its call");
         }
+    }
+
+    /** Runs a quick read or charge of the sandbox's state for the function, on whichever thread runs it. */
+    private <T> T onVm(java.util.function.Supplier<T> action) {
+        checkActive();
+        OffThreadCall x = offThread;
+        return x == null ? action.get() : x.inVm(action);
     }
 
     private static String luaNumberText(Object v) {

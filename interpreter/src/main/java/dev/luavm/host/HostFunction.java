@@ -10,8 +10,11 @@ package dev.luavm.host;
  * reaches it only as {@code host function 'name' failed}, while the host gets the exception back
  * as the cause of the {@code LuaScriptException} if the script does not catch the error.
  *
- * <p>A function that blocks should respond to interruption: {@code Sandbox.cancel()} interrupts
- * the thread while it is inside a host function.
+ * <p>It runs on a host-call thread, not the sandbox's (unless declared
+ * {@code onSandboxThread()}). A function that blocks should respond to interruption: the run's
+ * deadline and {@code Sandbox.cancel()} interrupt it; one that is still running
+ * {@link HostGateway#GRACE_MILLIS} ms later is abandoned (the run ends, its result is dropped
+ * when it returns). See {@link HostGateway} and docs/API.md, "Host calls at the deadline".
  */
 @FunctionalInterface
 public interface HostFunction {

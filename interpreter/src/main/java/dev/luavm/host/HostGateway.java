@@ -23,6 +23,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
@@ -40,8 +42,14 @@ import java.util.function.LongSupplier;
  *   <li>checks the declared parameter types, then their {@link ArgConstraint constraints};</li>
  *   <li>for an {@link Safety#UNSAFE} grant, asks the {@link HostCallPolicy}, and on
  *       {@code ask} waits for the {@link Operator} (polling the deadline and cancellation);</li>
- *   <li>runs the function (interruptible by {@link #cancel()}), checks for cancellation and the
- *       deadline, and converts the results back, charged like the arguments;</li>
+ *   <li>runs the function on a host-call thread ({@link HostThreads}), waiting for it while
+ *       polling nothing: the deadline and {@link #cancel()} wake the wait, interrupt the function
+ *       and, if it has not returned {@link #GRACE_MILLIS} ms later, abandon it (its result is
+ *       dropped, the run ends with the limit), so a function that ignores interrupts holds the
+ *       run at most that long past its end; a grant declared {@code onSandboxThread} runs on the
+ *       sandbox's thread instead, interrupted but never abandoned;</li>
+ *   <li>checks for cancellation and the deadline, and converts the results back, charged like
+ *       the arguments;</li>
  *   <li>writes the call's {@link HostCallEvent} to the audit log, exactly once, however the
  *       call ended (a {@code finally}): refused, failed, or cut short by a limit.</li>
  * </ol>
@@ -63,6 +71,20 @@ public final class HostGateway {
     private static final int REMEMBERED_CAUSES = 16;
     /** How often a wait for an operator polls the deadline and cancellation. */
     private static final long ASK_POLL_MILLIS = 20;
+    /**
+     * How long a host function may still run after the deadline's (or a cancel's) interrupt
+     * before its call is abandoned: the run then ends at most this long after its end, plus the
+     * time to unwind (documented as 100 ms in all).
+     */
+    public static final long GRACE_MILLIS = 50;
+    private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
+    /**
+     * Calls of one sandbox abandoned and still running beyond which its host calls are refused
+     * (each holds a host-call thread until its function returns).
+     */
+    public static final int MAX_ABANDONED = 4;
+    /** How long the sandbox's thread spins for a quick function's result before it parks (0 on one processor). */
+    private static final long SPIN_NANOS = Runtime.getRuntime().availableProcessors() > 1 ? 20_000 : 0;
 
     private final String sandboxName;
     private final HostCallPolicy policy;
@@ -82,6 +104,10 @@ public final class HostGateway {
     /** the pending interrupt at the deadline for the host function running now (guarded by lock) */
     private java.util.concurrent.ScheduledFuture<?> watchdog;
     private final ArrayDeque<Map.Entry<Object, Throwable>> causes = new ArrayDeque<>(0); // grows with use
+    /** calls of this sandbox abandoned whose functions have not returned yet */
+    private final AtomicInteger abandonedRunning = new AtomicInteger();
+    /** the sandbox's thread, once it waited for a host-call thread (cancel wakes it) */
+    private volatile Thread waiter;
 
     /**
      * @param safepoint polls the VM's cancellation flag, clock and gas after each host function
@@ -178,6 +204,8 @@ public final class HostGateway {
         Verdict verdict = Verdict.UNDECIDED;
         String reason;
         Outcome outcome = Outcome.RUN_ENDED;
+        /** the call was given up at the run's end while its function still ran */
+        boolean abandoned;
         List<Object> args = List.of();
         List<?> results = List.of();
         String error;
@@ -192,7 +220,8 @@ public final class HostGateway {
             return call(g, counter, c, seq, elapsed, rec);
         } catch (LuaTermination t) {
             rec.outcome = Outcome.RUN_ENDED;
-            rec.error = t.getMessage();
+            rec.error = rec.abandoned ? t.getMessage() + " (the host function was abandoned: it had not returned "
+                    + GRACE_MILLIS + " ms after its interrupt)" : t.getMessage();
             throw t;
         } finally {
             if (audit.enabled()) log(g, counter.names, seq, gasAt, elapsed, rec);
@@ -257,9 +286,10 @@ public final class HostGateway {
         counter.sandboxCalls++;
 
         Object result;
-        enter();
+        boolean here = g.onSandboxThread();
+        if (here) enter();
         try {
-            result = g.function().call(call);
+            result = here ? g.function().call(call) : runOffThread(g, call, c, rec);
             rec.results = result instanceof Results r ? r.values() : Collections.singletonList(result);
         } catch (HostFunctionException e) {
             String msg = e.getMessage() == null ? "host function '" + name + "' failed" : e.getMessage();
@@ -275,7 +305,7 @@ public final class HostGateway {
             throw raised(rec, remember(c.error("host function '" + name + "' failed"), e));
         } finally {
             call.finish();
-            exit();
+            if (here) exit();
         }
         List<?> values = result instanceof Results r ? r.values() : Collections.singletonList(result);
         safepoint.run(); // a cancel or the deadline during the host call ends the run here
@@ -299,7 +329,7 @@ public final class HostGateway {
 
     /**
      * Runs host work a library does for the script that is not a host function (a
-     * {@code VfsBackend} call of {@code io}) as host functions run: {@link #cancel()} and the
+     * {@code VfsBackend} call of {@code io}) on this thread, as a grant declared {@code onSandboxThread} runs: {@link #cancel()} and the
      * run's deadline interrupt it, and the run then ends at the safepoint after it.
      */
     public <T> T hostWork(java.util.concurrent.Callable<T> work) throws Exception {
@@ -310,6 +340,92 @@ public final class HostGateway {
             exit();
             if (interruptedByUs()) safepoint.run();
         }
+    }
+
+    /**
+     * Runs the function on a host-call thread and waits for its outcome (returned, or thrown
+     * here as the function threw it). At the deadline or a cancel the function is interrupted;
+     * if it has not returned {@link #GRACE_MILLIS} ms later, the call is abandoned and the run
+     * ends with the limit. Lua code the function calls back runs here, on this thread. A call
+     * with no thread to run on (this sandbox's abandoned calls, or the JVM's host-call threads,
+     * at their bound) is refused with a Lua error.
+     */
+    private Object runOffThread(Capabilities.Grant g, HostCall call, CallContext c, Record rec) throws Exception {
+        int stuck = abandonedRunning.get();
+        HostThreads.Worker w = stuck >= MAX_ABANDONED ? null : HostThreads.take();
+        if (w == null) {
+            String why = stuck >= MAX_ABANDONED
+                    ? stuck + " calls of this sandbox abandoned at a deadline are still running"
+                    : "all " + HostThreads.MAX_THREADS + " host-call threads are in use";
+            String msg = "host function '" + g.path() + "' not run: " + why;
+            throw remember(c.error(msg), new java.util.concurrent.RejectedExecutionException(msg));
+        }
+        OffThreadCall x = new OffThreadCall(this, g.function(), call, abandonedRunning::decrementAndGet);
+        call.handOff(x);
+        waiter = Thread.currentThread();
+        w.hand(x);
+        await(x, rec);
+        return x.outcome();
+    }
+
+    /** Waits for an off-thread call to be done, serving its callbacks; abandons it past the grace. */
+    private void await(OffThreadCall x, Record rec) {
+        long spinUntil = System.nanoTime() + SPIN_NANOS;
+        boolean stopping = false;
+        long giveUpAt = 0;
+        while (true) {
+            int s = x.state();
+            if (s == OffThreadCall.DONE) return;
+            if (s == OffThreadCall.CALLBACK) {
+                if (x.serve() && !stopping) { // the Lua code called back ended the run: the function has its grace to return
+                    stopping = true;
+                    giveUpAt = System.nanoTime() + GRACE_NANOS;
+                }
+                continue;
+            }
+            long now = System.nanoTime();
+            if (!stopping && (cancelled || hasDeadline && now - deadlineNanos >= 0)) {
+                stopping = true;
+                if (!cancelled) timedOut = true;
+                x.interrupt();
+                giveUpAt = now + GRACE_NANOS;
+            }
+            if (stopping && now - giveUpAt >= 0) {
+                abandonedRunning.incrementAndGet(); // before: the function may return at once and count itself out
+                if (x.abandon()) {
+                    rec.abandoned = true;
+                    safepoint.run(); // the deadline or cancel passed on the VM's clock too: throws the run's end
+                    throw new LuaTermination(cancelled ? LuaTermination.Reason.CANCELLED : LuaTermination.Reason.TIME);
+                }
+                abandonedRunning.decrementAndGet(); // done, or busy in the VM for a moment: look again
+                Thread.onSpinWait();
+                continue;
+            }
+            if (now - spinUntil < 0) {
+                HostThreads.pause(now - spinUntil + SPIN_NANOS);
+                continue;
+            }
+            if (stopping) LockSupport.parkNanos(this, giveUpAt - now);
+            else if (hasDeadline) LockSupport.parkNanos(this, deadlineNanos - now);
+            else LockSupport.park(this);
+            // the host interrupted this thread: the function gets the interrupt, as it would here
+            if (Thread.interrupted()) x.interrupt();
+        }
+    }
+
+    /** True when {@code t} is a host-call thread running a function of this gateway's sandbox. */
+    public boolean runsHostFunctionOn(Thread t) {
+        return t instanceof HostThreads.Worker w && w.current != null && w.current.gateway() == this;
+    }
+
+    /** Host-call threads alive in this JVM (idle, running or abandoned): for monitoring and tests. */
+    public static int hostCallThreads() {
+        return HostThreads.live();
+    }
+
+    /** Calls of this sandbox abandoned at a deadline whose functions have not returned yet. */
+    public int abandonedCalls() {
+        return abandonedRunning.get();
     }
 
     /** The policy's decision; a policy that throws or answers nothing denies (the gateway fails closed). */
@@ -505,15 +621,15 @@ public final class HostGateway {
      * {@link HostCall#callLua}: while the Lua function runs, the thread is not inside a host
      * function (a cancel ends the Lua code at its next safepoint instead of interrupting it).
      */
-    List<Object> callBack(CallContext c, dev.luavm.LuaHandle function, Object[] args) {
+    List<Object> callBack(CallContext c, dev.luavm.LuaHandle function, Object[] args, boolean onSandboxThread) {
         Object fn = converter.toLua(function);
         Object[] lua = converter.toLuaAll(java.util.Arrays.asList(args), c::chargeGas);
         Object[] results;
-        exit();
+        if (onSandboxThread) exit();
         try {
             results = c.call(fn, lua);
         } finally {
-            enter();
+            if (onSandboxThread) enter();
         }
         return converter.toJavaAll(results, 0, results.length, c::chargeGas);
     }
@@ -567,6 +683,8 @@ public final class HostGateway {
             cancelled = true;
             if (hostThread != null) hostThread.interrupt();
         }
+        Thread w = waiter;
+        if (w != null) LockSupport.unpark(w); // a wait for a host-call thread interrupts the function itself
     }
 
     /** Clears the cancelled mark before a new run. */
