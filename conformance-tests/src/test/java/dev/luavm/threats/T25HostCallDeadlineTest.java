@@ -215,6 +215,19 @@ class T25HostCallDeadlineTest {
     }
 
     @Test
+    void hostCallsNestedThroughCallbacksAreBoundedAsACStackOverflow() {
+        try (Sandbox sb = VM.sandbox().capabilities(caps(0)).limits(Limits.defaults()).build()) {
+            int before = HostGateway.hostCallThreads();
+            Object r = sb.eval("local n = 0 local function f() n = n + 1 return callback(f) end "
+                    + "local ok, e = pcall(f) return tostring(ok) .. ' ' .. n .. ' ' .. e");
+            assertEquals("false " + (HostGateway.MAX_NESTED + 1) + " input:1: C stack overflow (host calls nested "
+                    + HostGateway.MAX_NESTED + " deep)", r);
+            assertTrue(HostGateway.hostCallThreads() <= before + HostGateway.MAX_NESTED, String.valueOf(HostGateway.hostCallThreads()));
+            assertEquals("ok", sb.eval("return quick()"), "every level unwound");
+        }
+    }
+
+    @Test
     void theDeadlineDuringACallbackEndsTheRunAndTheFunctionUnwinds() {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
             try (Sandbox sb = VM.sandbox().capabilities(caps(0)).limits(SHORT.withGas(1L << 50)).build()) {

@@ -83,6 +83,12 @@ public final class HostGateway {
      * (each holds a host-call thread until its function returns).
      */
     public static final int MAX_ABANDONED = 4;
+    /**
+     * Host calls of one sandbox that may be in progress at once, each inside a Lua callback of
+     * the one before (each holds a host-call thread); a deeper one is refused as a C stack
+     * overflow.
+     */
+    public static final int MAX_NESTED = 32;
     /** How long the sandbox's thread spins for a quick function's result before it parks (0 on one processor). */
     private static final long SPIN_NANOS = Runtime.getRuntime().availableProcessors() > 1 ? 20_000 : 0;
 
@@ -108,6 +114,8 @@ public final class HostGateway {
     private final AtomicInteger abandonedRunning = new AtomicInteger();
     /** the sandbox's thread, once it waited for a host-call thread (cancel wakes it) */
     private volatile Thread waiter;
+    /** host calls of this sandbox in progress on host-call threads, nested through callbacks (sandbox thread only) */
+    private int nested;
 
     /**
      * @param safepoint polls the VM's cancellation flag, clock and gas after each host function
@@ -351,6 +359,11 @@ public final class HostGateway {
      * at their bound) is refused with a Lua error.
      */
     private Object runOffThread(Capabilities.Grant g, HostCall call, CallContext c, Record rec) throws Exception {
+        if (nested >= MAX_NESTED) {
+            // each level holds a host-call thread waiting for its Lua callback: as deep as C code may nest, no deeper
+            String msg = "C stack overflow (host calls nested " + MAX_NESTED + " deep)";
+            throw remember(c.error(msg), new java.util.concurrent.RejectedExecutionException(msg));
+        }
         int stuck = abandonedRunning.get();
         HostThreads.Worker w = stuck >= MAX_ABANDONED ? null : HostThreads.take();
         if (w == null) {
@@ -363,8 +376,13 @@ public final class HostGateway {
         OffThreadCall x = new OffThreadCall(this, g.function(), call, abandonedRunning::decrementAndGet);
         call.handOff(x);
         waiter = Thread.currentThread();
-        w.hand(x);
-        await(x, rec);
+        nested++;
+        try {
+            w.hand(x);
+            await(x, rec);
+        } finally {
+            nested--;
+        }
         return x.outcome();
     }
 

@@ -37,7 +37,7 @@ final class HostThreads {
     private HostThreads() {}
 
     /** Threads alive at once, whatever they are doing. */
-    static final int MAX_THREADS = 256;
+    static final int MAX_THREADS = 1024;
     /** How long an idle thread waits for a call before it ends. */
     static final long KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(30);
     /** How long a thread spins for its next call before it parks (0 on one processor). */
