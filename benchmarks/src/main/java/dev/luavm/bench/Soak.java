@@ -562,7 +562,8 @@ public final class Soak {
 
         public record Summary(String id, long total, Status status) {}
 
-        private final Map<Thread, Runnable> kept = new ConcurrentHashMap<>();
+        /** by sandbox name: host functions run on host-call threads, so a thread names no caller */
+        private final Map<String, Runnable> kept = new ConcurrentHashMap<>();
 
         @dev.luavm.binding.LuaFunction(description = "Totals an order", safety = dev.luavm.host.Safety.SAFE)
         public Summary order(Order o) {
@@ -589,13 +590,13 @@ public final class Soak {
         }
 
         @dev.luavm.binding.LuaFunction(description = "Keeps a callback past its call", safety = dev.luavm.host.Safety.SAFE)
-        public void keep(Runnable r) {
-            kept.put(Thread.currentThread(), r);
+        public void keep(dev.luavm.host.HostCall call, Runnable r) {
+            kept.put(call.sandboxName(), r);
         }
 
         @dev.luavm.binding.LuaFunction(description = "Calls the kept callback", safety = dev.luavm.host.Safety.SAFE)
-        public void callKept() {
-            Runnable r = kept.remove(Thread.currentThread());
+        public void callKept(dev.luavm.host.HostCall call) {
+            Runnable r = kept.remove(call.sandboxName());
             if (r != null) r.run();
         }
     }
