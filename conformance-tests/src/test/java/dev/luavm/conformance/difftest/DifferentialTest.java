@@ -65,7 +65,11 @@ class DifferentialTest {
         compare(new LuavmExecutor(Tier.COMPILE_ALL), COMPILED_SEED, COMPILED_COUNT, true);
     }
 
-    /** {@code bounded}: CI's batches, which fail rather than hang the build past 110 s. */
+    /**
+     * {@code bounded}: CI's batches, which fail rather than hang the build. The bound is a hang
+     * guard, not a speed goal (each program already runs under its own limits); on a machine at
+     * load 19 one batch took more than 110 s.
+     */
     private static void compare(LuavmExecutor luavm, long seed, int count, boolean bounded) {
         Assumptions.assumeTrue(ReferenceLua.available(),
                 "lua5.3 (PUC-Rio reference) is not on the PATH: differential test skipped");
@@ -79,7 +83,7 @@ class DifferentialTest {
         DifferentialRunner.Report[] report = new DifferentialRunner.Report[1];
         Runnable run = () -> report[0] = runner.run(seed, count, 250, known.seeds());
         if (bounded) {
-            Assertions.assertTimeoutPreemptively(Duration.ofSeconds(110), run::run);
+            Assertions.assertTimeoutPreemptively(Duration.ofSeconds(600), run::run);
         } else {
             run.run();
         }
