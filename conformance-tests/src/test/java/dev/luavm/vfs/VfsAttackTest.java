@@ -245,6 +245,45 @@ class VfsAttackTest {
         assertOutsideUntouched();
     }
 
+    /**
+     * One write far larger than the room left, on each kind of writable mount: {@code nil, "No
+     * space left on device", 28}, nothing of it written (a write is checked whole before the
+     * backend sees it), the quota as it was, the handle usable; and many small buffered writes
+     * fail at the flush that needed the room, with the blocks that fitted in the file.
+     */
+    @Test
+    void hugeWritesPastTheQuota() throws IOException {
+        Path lower = Files.createDirectories(tmp.resolve("lower"));
+        Vfs vfs = Vfs.create().mountReadWrite("/out", data, 10_000).mountMemory("/tmp", 10_000)
+                .mountOverlay("/ov", lower, 10_000);
+        try (Sandbox sb = sandbox(vfs)) {
+            for (String dir : new String[] {"/out", "/tmp", "/ov"}) {
+                assertEquals("nil No space left on device 28|true|1000|true", sb.eval("huge", """
+                        local name = ... .. '/huge'
+                        local f = assert(io.open(name, 'w'))
+                        local ok, m, e = f:write(string.rep('x', 4 << 20))
+                        local r = tostring(ok) .. ' ' .. m .. ' ' .. e
+                        local again = f:write(string.rep('y', 1000)) ~= nil
+                        local closed = f:close()
+                        return r .. '|' .. tostring(again) .. '|' .. #io.open(name):read('a') .. '|' .. tostring(closed)""", dir),
+                        dir);
+                assertEquals("122 No space left on device 28 8192", sb.eval("drip", """
+                        local name = ... .. '/drip'
+                        local f, n = assert(io.open(name, 'w')), 0
+                        while true do
+                          local ok, m, e = f:write(string.rep('z', 100))
+                          if not ok then f:close() return n .. ' ' .. m .. ' ' .. e .. ' ' .. #io.open(name):read('a') end
+                          n = n + 1
+                        end""", dir), dir);
+                // removing gives the room back (an overlay's changes go anyway when the next run starts)
+                if (!dir.equals("/ov")) {
+                    assertEquals(true, sb.eval("x", "local d = ... assert(os.remove(d .. '/huge')) assert(os.remove(d .. '/drip')) return true", dir));
+                }
+            }
+        }
+        assertOutsideUntouched();
+    }
+
     @Test
     void aMemoryMountCannotTakeMoreThanTheMemoryLimit() {
         try (Sandbox sb = sandbox(Vfs.create().mountMemory("/tmp", Vfs.UNLIMITED),
