@@ -218,6 +218,20 @@ public final class MemoryMeter {
     }
 
     /**
+     * Gives back {@code bytes} of a structure that was charged (and is counted by the walk at its
+     * new, smaller size): a coroutine's stacks shrunk after a deep recursion. Taken from what
+     * was charged since the latest walk first, then from the walk's figure, never below zero;
+     * what the structure still holds stays counted, so {@link #current()} stays at or above what
+     * the sandbox holds.
+     */
+    public void credit(long bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("negative credit");
+        long fromSince = Math.min(bytes, sinceTrace);
+        sinceTrace -= fromSince;
+        live = Math.max(0, live - (bytes - fromSince));
+    }
+
+    /**
      * Charges {@code bytes} that the sandbox holds outside the Lua heap, where the live-heap
      * walk cannot see them (a compilation in progress, a {@code load} reader's pieces): they
      * count until {@link #release}d, across walks, against the same cap as {@link #charge(long)}.

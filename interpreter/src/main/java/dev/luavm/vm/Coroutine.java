@@ -10,7 +10,8 @@ import dev.luavm.value.Upvalue;
  * <h2>Frame stack</h2>
  * {@code frames[0 .. nframes)} are reusable {@link CallFrame} objects; {@code stack} holds every
  * register of every frame, one growable array as in PUC. Both start small and double on demand,
- * charging the memory meter first. Open upvalues form a list sorted by decreasing stack index;
+ * charging the memory meter first, and shrink back when a deep call chain has returned
+ * ({@link #shrinkStacks}: the main coroutine when a run ends, any coroutine as it yields). Open upvalues form a list sorted by decreasing stack index;
  * when the stack is reallocated they are repointed to the new array. Popped frames drop their
  * references ({@link #popFrames}); registers above the live frames are cleared by the memory
  * walk ({@link LiveRoots}), and a dead coroutine drops its stacks ({@link #die}), so nothing a
@@ -36,6 +37,10 @@ public final class Coroutine {
     static final int EXTRA_STACK = 5;
     /** room guaranteed to a builtin (LUA_MINSTACK) */
     static final int MIN_STACK = 20;
+    /** register slots ({@link #shrinkStacks}) a coroutine keeps however few it uses (2 KiB) */
+    static final int KEEP_STACK = 256;
+    /** frames ({@link #shrinkStacks}) a coroutine keeps however few it uses (about 2 KiB) */
+    static final int KEEP_FRAMES = 32;
 
     final LuaState state;
     Object[] stack;
@@ -100,6 +105,52 @@ public final class Coroutine {
         Object[] ns = java.util.Arrays.copyOf(stack, (int) size);
         for (Upvalue u = openUpvals; u != null; u = u.nextOpen) u.stack = ns;
         stack = ns;
+    }
+
+    /**
+     * Gives back what a deep recursion grew and no frame uses any more, as PUC's
+     * {@code luaD_shrinkstack} and {@code luaE_shrinkCI} do: the register stack down to what its
+     * frames use plus an eighth and {@code 2 * EXTRA_STACK} (PUC's good size), the frame array and
+     * the frame objects above it down to twice the frames in use; neither below
+     * {@link #KEEP_STACK} / {@link #KEEP_FRAMES}, so a run of ordinary depth never churns, and
+     * only when the stack is more than twice that (the hysteresis that keeps a coroutine going
+     * up and down around one depth from reallocating each time). The meter is credited with what
+     * was dropped ({@link dev.luavm.meter.MemoryMeter#credit}; the walk counts the arrays and
+     * every frame object, {@link #estimatedBytes}), the same on every JVM.
+     *
+     * <p>Called only where no Java frame holds this coroutine's stack array: the main coroutine
+     * between runs ({@link LiveRoots#clearIdleStack}) and a coroutine as it yields. A snapshot
+     * carries the capacities, so a restored sandbox shrinks when the original would have.
+     */
+    void shrinkStacks() {
+        if (status == Status.DEAD) return;
+        long freed = 0;
+        int inUse = stackInUse();
+        int good = Math.max(KEEP_STACK, inUse + inUse / 8 + 2 * EXTRA_STACK);
+        if (stack.length > 2L * good) {
+            Object[] ns = java.util.Arrays.copyOf(stack, good);
+            for (Upvalue u = openUpvals; u != null; u = u.nextOpen) u.stack = ns;
+            freed += (long) (stack.length - good) * Sizes.STACK_SLOT;
+            stack = ns;
+        }
+        int goodFrames = Math.max(KEEP_FRAMES, 2 * nframes);
+        if (frames.length > 2L * goodFrames) {
+            int made = framesMade();
+            freed += (long) (frames.length - goodFrames) * Sizes.REF + (long) Math.max(0, made - goodFrames) * Sizes.FRAME;
+            frames = java.util.Arrays.copyOf(frames, goodFrames);
+        }
+        if (freed > 0) state.memory.credit(freed);
+    }
+
+    /** Slots the live frames (with their EXTRA_STACK) and {@code top} cover. */
+    private int stackInUse() {
+        int inUse = top;
+        for (int i = 0; i < nframes; i++) {
+            CallFrame f = frames[i];
+            int end = (f.kind == CallFrame.LUA ? f.base + f.closure.proto.maxStackSize : f.func + 2) + EXTRA_STACK;
+            if (end > inUse) inUse = end;
+        }
+        return inUse;
     }
 
     /** The frame object for depth {@code n}, allocating (and charging) it the first time. */
@@ -183,10 +234,21 @@ public final class Coroutine {
         return this == state.mainCoroutine;
     }
 
-    /** Bytes accounted to this coroutine (for the live-heap walk). */
+    /**
+     * Bytes accounted to this coroutine (for the live-heap walk): its arrays and every frame
+     * object it keeps, in use or kept for reuse above {@code nframes}, as each was charged when
+     * made; so what {@link #shrinkStacks} drops is exactly what it credits.
+     */
     long estimatedBytes() {
         return Sizes.COROUTINE_HEADER + (long) stack.length * Sizes.STACK_SLOT
-                + (long) frames.length * Sizes.REF + (long) nframes * Sizes.FRAME;
+                + (long) frames.length * Sizes.REF + (long) framesMade() * Sizes.FRAME;
+    }
+
+    /** Frame objects made (a prefix of {@code frames}: frames are pushed at the top, {@link #frameAt}). */
+    private int framesMade() {
+        int n = nframes;
+        while (n < frames.length && frames[n] != null) n++;
+        return n;
     }
 
     @Override

@@ -165,6 +165,7 @@ final class Intrinsics {
             co.resumer = null;
             Calls.deliver(st, co.stack, func + 1, nargs, r);
             co.top = func;
+            co.shrinkStacks(); // suspended: no Java frame holds its stack now
             return false;
         }
     };

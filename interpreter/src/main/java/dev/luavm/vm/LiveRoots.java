@@ -114,8 +114,9 @@ public final class LiveRoots {
     /**
      * Between runs, drops the main coroutine's dead registers (everything: no frame is active)
      * and the references of its popped frames, as PUC's collector clears a thread's stack above
-     * its top, so values of a finished run are neither counted nor kept. Does nothing while Lua
-     * code is running.
+     * its top, so values of a finished run are neither counted nor kept, and gives back the
+     * stacks a deep run grew ({@link Coroutine#shrinkStacks}). Does nothing while Lua code is
+     * running.
      */
     public static void clearIdleStack(LuaState st) {
         Coroutine main = st.mainCoroutine;
@@ -124,5 +125,6 @@ public final class LiveRoots {
         CallFrame[] fs = main.frames;
         for (int i = 0; i < fs.length && fs[i] != null; i++) fs[i].clearRefs();
         if (main.spareCtx != null) main.spareCtx.fn = null;
+        main.shrinkStacks(); // a deep run's stacks are not the sandbox's to keep
     }
 }

@@ -47,4 +47,23 @@ class MemoryMeterTest {
         assertThrows(LuaError.class, () -> m.charge(1L << 41));
         assertEquals(0, m.current());
     }
+
+    @Test
+    void aCreditComesOffWhatWasChargedSinceTheWalkFirstThenTheWalksFigureNeverBelowZero() {
+        MemoryMeter m = new MemoryMeter(10_000);
+        long[] live = {3000};
+        m.setLiveSizer(() -> live[0]);
+        m.collect();
+        m.charge(500);
+        m.credit(200);
+        assertEquals(3000, m.liveAtLastWalk());
+        assertEquals(300, m.chargedSinceWalk());
+        m.credit(1300); // 300 of it since the walk, 1,000 of what the walk counted
+        assertEquals(0, m.chargedSinceWalk());
+        assertEquals(2000, m.liveAtLastWalk());
+        assertEquals(3500, m.peak(), "the peak stays");
+        m.credit(5000);
+        assertEquals(0, m.current());
+        assertThrows(IllegalArgumentException.class, () -> m.credit(-1));
+    }
 }
