@@ -34,6 +34,10 @@ class SnapshotSizeTest {
         "cs = {} for i = 1, 300 do cs[i] = coroutine.wrap(function(a) local t = {a} while true do a = coroutine.yield(#t) t[#t + 1] = a end end) cs[i](i) end",
         // a lot of code, much of it comments, loaded as many chunks
         "code = {} for i = 1, 200 do code[i] = load(('-- a comment line that the compiler skips\\n'):rep(10) .. 'local a = ... return function(b) return a + b + ' .. i .. ' end')(i) end",
+        // a coroutine suspended 3,000 calls deep: frames and registers
+        "deep = coroutine.wrap(function() local function d(n, a, b) if n == 0 then coroutine.yield() end return d(n - 1, n, a) + 1 end d(3000) end) deep()",
+        // weak tables whose values are binary strings
+        "w = setmetatable({}, {__mode = 'k'}) keep = {} for i = 1, 3000 do local k = {} keep[i] = k w[k] = string.char(i % 256, 0, 255, i // 256) .. ('\\0'):rep(20) end",
         // a sparse array part and dead keys
         "sp = {} for i = 1, 30000 do sp[i] = i end for i = 1, 30000, 3 do sp[i] = nil end d = {} for i = 1, 5000 do d['x' .. i] = i end for i = 1, 5000, 2 do d['x' .. i] = nil end",
     })
