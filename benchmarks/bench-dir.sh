@@ -1,5 +1,6 @@
-# Sourced by the benchmark scripts: sets $repo (the repository root) and $bench_dir
-# (the shared benchmark programs), which is, in order:
+# Sourced by the benchmark scripts: sets $repo (the repository root), $programs_dir (the
+# user-shaped programs this repository keeps, benchmarks/programs) and $bench_dir (the shared
+# benchmark programs), which is, in order:
 #   $BENCH_DIR; <repo>/../shared/bench; for a git worktree, ../shared/bench beside the
 #   main checkout (the directory holding the common .git).
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,3 +17,4 @@ if [ -z "$bench_dir" ] || [ ! -d "$bench_dir" ]; then
   exit 1
 fi
 bench_dir="$(cd "$bench_dir" && pwd)"
+programs_dir="$repo/benchmarks/programs"

@@ -69,7 +69,7 @@ is_num() { [[ "$1" =~ ^[0-9]+(\.[0-9]+)?$ ]]; }
 [ -n "$tsv" ] && : > "$tsv"
 failed=0
 rows=()
-for f in "$bench_dir"/*.lua; do
+for f in "$bench_dir"/*.lua "$programs_dir"/*.lua; do
   p="$(basename "$f" .lua)"
   if [ -n "$only" ] && [[ ",$only," != *",$p,"* ]]; then continue; fi
   echo "running $p ..." >&2

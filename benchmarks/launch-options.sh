@@ -47,7 +47,7 @@ progs=()
 if [ $startup -eq 1 ]; then
   progs=(startup)
 else
-  for f in "$bench_dir"/*.lua; do
+  for f in "$bench_dir"/*.lua "$programs_dir"/*.lua; do
     p="$(basename "$f" .lua)"
     if [ -n "$only" ] && [[ ",$only," != *",$p,"* ]]; then continue; fi
     progs+=("$p")

@@ -58,7 +58,7 @@ if [ $build -eq 1 ]; then
 fi
 [ -f "$jar" ] || { echo "no $jar: run without --no-build" >&2; exit 1; }
 
-java_props=(-Dbench.dir="$bench_dir")
+java_props=(-Dbench.dir="$bench_dir" -Dbench.programs="$programs_dir")
 [ -n "${SIZE:-}" ] && java_props+=(-Dbench.size="$SIZE")
 if [ $core -eq 1 ]; then
   java_props+=(-Dbench.skipSlow=true)
@@ -68,7 +68,7 @@ tool() { java "${java_props[@]}" -cp "$jar" "$@"; }
 jmh() { java "${java_props[@]}" -jar "$jar" -f "$FORKS" -wi "$WARMUPS" -i "$ITERATIONS" "$@"; }
 
 engines="${ENGINES:-$(tool dev.luavm.bench.Plan engines)}"
-say "engines: $engines; programs from $bench_dir"
+say "engines: $engines; programs from $bench_dir and $programs_dir"
 
 say "whole processes: lua5.3 vs ./luavm ($RUNS runs each)"
 compare_rc=0
@@ -78,16 +78,43 @@ compare_rc=0
 
 report_args=(--lua53 "$res/processes.tsv" --engines "$engines")
 IFS=',' read -r -a engine_list <<< "$engines"
+declare -A plan
+total=0
 for e in "${engine_list[@]}"; do
   programs="$(tool dev.luavm.bench.Plan programs "$e")"
   if [ -n "${PROGRAMS:-}" ]; then
     programs="$(comm -12 <(tr ',' '\n' <<< "$programs" | sort) <(tr ',' '\n' <<< "$PROGRAMS" | sort) | paste -sd, -)"
   fi
+  plan[$e]="$programs"
+  [ -n "$programs" ] && total=$(( total + $(tr ',' '\n' <<< "$programs" | wc -l) ))
+done
+# Progress on stderr while JMH runs: one line per program and engine as its first fork starts
+# (program, engine, pairs done/total, elapsed since the run began); the log keeps JMH's output.
+done_pairs=0
+jmh_progress() { # $1: log file; stdin: JMH's output
+  local log="$1" line params="" n=$done_pairs
+  : > "$log"
+  while IFS= read -r line; do
+    printf '%s\n' "$line" >> "$log"
+    case "$line" in
+      "# Parameters: "*) params="$line" ;;
+      "# Fork: 1 of "*)
+        n=$((n + 1))
+        local engine="${params#*engine = }" program="${params#*program = }"
+        engine="${engine%%[,)]*}" program="${program%%[,)]*}"
+        printf '   [%d/%d] %s on %s, elapsed %s\n' "$n" "$total" "$program" "$engine" \
+          "$(date -u -d "@$(( $(date +%s) - started ))" +%H:%M:%S)" >&2 ;;
+    esac
+  done
+}
+for e in "${engine_list[@]}"; do
+  programs="${plan[$e]}"
   [ -n "$programs" ] || continue
   say "JMH warm runs: $e on $programs"
   jmh 'dev.luavm.bench.ProgramBenchmark' -p engine="$e" -p program="$programs" \
-    -rf csv -rff "$res/programs-$e.csv" > "$res/programs-$e.log" 2>&1 \
+    -rf csv -rff "$res/programs-$e.csv" 2>&1 | jmh_progress "$res/programs-$e.log" \
     || echo "   JMH exited non-zero for $e: see $res/programs-$e.log" >&2
+  done_pairs=$(( done_pairs + $(tr ',' '\n' <<< "$programs" | wc -l) ))
   grep -E "WrongOutputException|Exception:" "$res/programs-$e.log" | sort -u | head -20 >&2 || true
   if grep -q "WrongOutputException" "$res/programs-$e.log"; then
     grep -A 12 "WrongOutputException" "$res/programs-$e.log" | head -60 >&2
@@ -116,7 +143,7 @@ if [ -n "$sandbox_engines" ]; then
     || echo "   Footprint failed: see $res/footprint.log" >&2
 fi
 
-tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} > "$res/jmh.md"
+tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} --chart "$res/ratios.svg" > "$res/jmh.md"
 tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} --goals > "$res/goals.md"
 if grep -q "no result" "$res/jmh.md"; then
   echo "WARNING: some pairs have no result (a benchmark failed other than by a wrong output): see the JMH logs in $res" >&2
@@ -156,6 +183,10 @@ trap 'rm -f "$new_out"' EXIT
   echo
   echo "## Warm runs in one JVM (JMH)"
   echo
+  if [ -s "$res/ratios.svg" ]; then
+    echo "![Each engine's warm-run time divided by lua5.3's, per program, on a log scale](results-ratios.svg)"
+    echo
+  fi
   cat "$res/jmh.md"
   if [ -s "$res/footprint.md" ]; then
     echo "### Retained bytes per sandbox"
@@ -171,5 +202,7 @@ trap 'rm -f "$new_out"' EXIT
     cat "$kept"
   fi
 } > "$new_out"
+# the chart beside RESULTS.md (committed with the run of record), replaced with it
+[ -s "$res/ratios.svg" ] && cp "$res/ratios.svg" "$(dirname "$out")/results-ratios.svg"
 mv -f "$new_out" "$out"
 say "wrote $out ($(( ($(date +%s) - started + 30) / 60 )) minutes)"

@@ -13,12 +13,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The benchmark programs, read by path from the shared directory at run time (never copied
- * into this repository), and the output each must print.
+ * The benchmark programs and the output each must print: the shared set, read by path from the
+ * shared directory at run time (never copied into this repository), and the user-shaped
+ * programs this repository keeps in {@code benchmarks/programs} (JSON, OOP through
+ * {@code __index} chains, patterns, {@code table.concat} builders, {@code utf8},
+ * {@code string.pack}: the shapes of the code agents and tenants write). Both sets are run,
+ * reported and checked alike; a name may be in only one of them.
  *
- * <p>Where the programs are: system property {@code bench.dir}; else the path baked in at
+ * <p>Where the shared programs are: system property {@code bench.dir}; else the path baked in at
  * build time ({@code ${maven.multiModuleProjectDirectory}/../shared/bench}); else
- * {@code ../shared/bench} relative to the working directory.
+ * {@code ../shared/bench} relative to the working directory. Where the user-shaped ones are:
+ * system property {@code bench.programs}; else the path baked in at build time
+ * ({@code ${project.basedir}/programs}); else {@code benchmarks/programs} relative to the
+ * working directory.
  *
  * <p>Size: programs run with no {@code arg[1]} (their default size) unless system property
  * {@code bench.size} is set, which becomes {@code arg[1]}.
@@ -35,7 +42,17 @@ public final class Programs {
 
     /** The directory holding the {@code .lua} programs. */
     public static Path benchDir() {
-        String prop = System.getProperty("bench.dir");
+        return locate("bench.dir", "../shared/bench");
+    }
+
+    /** The directory holding the user-shaped programs of this repository ({@code benchmarks/programs}). */
+    public static Path ownDir() {
+        return locate("bench.programs", "benchmarks/programs");
+    }
+
+    /** The directory named by system property {@code key}, else baked into bench.properties, else {@code fallback}. */
+    private static Path locate(String key, String fallback) {
+        String prop = System.getProperty(key);
         if (prop != null && !prop.isBlank()) {
             return Paths.get(prop).toAbsolutePath().normalize();
         }
@@ -43,7 +60,7 @@ public final class Programs {
             if (in != null) {
                 Properties p = new Properties();
                 p.load(in);
-                String baked = p.getProperty("bench.dir");
+                String baked = p.getProperty(key);
                 if (baked != null && !baked.contains("${") && Files.isDirectory(Paths.get(baked))) {
                     return Paths.get(baked).toAbsolutePath().normalize();
                 }
@@ -51,30 +68,49 @@ public final class Programs {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read bench.properties", e);
         }
-        return Paths.get("../shared/bench").toAbsolutePath().normalize();
+        return Paths.get(fallback).toAbsolutePath().normalize();
     }
 
-    /** Program names (file names without {@code .lua}), sorted. */
+    /** Program names (file names without {@code .lua}) of both sets, sorted. */
     public static List<String> names() {
-        Path dir = benchDir();
+        List<String> shared = namesIn(benchDir(), "bench.dir");
+        if (shared.isEmpty()) {
+            throw new IllegalStateException("no .lua programs in " + benchDir() + " (set -Dbench.dir)");
+        }
+        List<String> own = Files.isDirectory(ownDir()) ? namesIn(ownDir(), "bench.programs") : List.of();
+        List<String> out = new ArrayList<>(shared);
+        for (String n : own) {
+            if (shared.contains(n)) {
+                throw new IllegalStateException("program '" + n + "' is in both " + benchDir() + " and " + ownDir());
+            }
+            out.add(n);
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /** The user-shaped programs' names (those of {@link #ownDir}), sorted; empty when it is absent. */
+    public static List<String> ownNames() {
+        return Files.isDirectory(ownDir()) ? namesIn(ownDir(), "bench.programs") : List.of();
+    }
+
+    private static List<String> namesIn(Path dir, String property) {
         try (Stream<Path> files = Files.list(dir)) {
             List<String> out = new ArrayList<>();
             files.map(f -> f.getFileName().toString())
                     .filter(n -> n.endsWith(".lua"))
                     .sorted()
                     .forEach(n -> out.add(n.substring(0, n.length() - 4)));
-            if (out.isEmpty()) {
-                throw new IllegalStateException("no .lua programs in " + dir + " (set -Dbench.dir)");
-            }
             return out;
         } catch (IOException e) {
-            throw new IllegalStateException("cannot list benchmark programs in " + dir + " (set -Dbench.dir)", e);
+            throw new IllegalStateException("cannot list benchmark programs in " + dir + " (set -D" + property + ")", e);
         }
     }
 
-    /** The file of program {@code name}. */
+    /** The file of program {@code name}: the user-shaped one if there is one, else the shared one. */
     public static Path file(String name) {
-        return benchDir().resolve(name + ".lua");
+        Path own = ownDir().resolve(name + ".lua");
+        return Files.isRegularFile(own) ? own : benchDir().resolve(name + ".lua");
     }
 
     /** The source bytes of program {@code name}. */

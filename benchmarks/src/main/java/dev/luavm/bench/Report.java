@@ -16,7 +16,8 @@ import java.util.Map;
  * Turns JMH CSV results (and lua5.3 process times) into the Markdown tables of RESULTS.md.
  *
  * <p>Usage: {@code Report [--programs jmh.csv]... [--embedding jmh.csv]... [--lua53 times.tsv]
- * [--engines e1,e2,...] [--only p1,p2,...]}. {@code times.tsv} has one {@code program<TAB>seconds} per line
+ * [--engines e1,e2,...] [--only p1,p2,...] [--chart ratios.svg]}. With {@code --chart}, the
+ * warm-run ratios are also drawn as an SVG picture ({@link RatioChart}) into that file. {@code times.tsv} has one {@code program<TAB>seconds} per line
  * (what {@code compare-processes.sh --tsv} writes; extra columns are ignored). A pair with
  * no JMH score shows as {@code n/a (reason)} if {@code skips.txt} skips it, else as
  * {@code no result} (the benchmark failed, e.g. wrong output: see the JMH log).
@@ -36,6 +37,7 @@ public final class Report {
         Map<String, Double> lua53 = new HashMap<>();
         Map<String, Double> processes = new HashMap<>(); // program -> ./luavm whole-process seconds
         boolean goalsOnly = false;
+        Path chart = null;
         List<String> engines = new ArrayList<>(Engines.ALL);
         List<String> programs = Programs.names();
         for (int i = 0; i < argv.length; i++) {
@@ -48,13 +50,14 @@ public final class Report {
                     readTsv(tsv, 2, processes);
                 }
                 case "--goals" -> goalsOnly = true;
+                case "--chart" -> chart = Paths.get(argv[++i]);
                 case "--engines" -> engines = Arrays.asList(argv[++i].split(","));
                 case "--only" -> {
                     List<String> only = Arrays.asList(argv[++i].split(","));
                     programs = programs.stream().filter(only::contains).toList();
                 }
                 default -> {
-                    System.err.println("usage: Report [--programs csv]... [--embedding csv]... [--lua53 tsv] [--engines list] [--only programs] [--goals]");
+                    System.err.println("usage: Report [--programs csv]... [--embedding csv]... [--lua53 tsv] [--engines list] [--only programs] [--goals] [--chart svg]");
                     System.exit(2);
                 }
             }
@@ -64,6 +67,12 @@ public final class Report {
             Goals.write(out, programs, programScores, lua53, processes, engines);
             System.out.print(out);
             return;
+        }
+        if (chart != null) {
+            String svg = RatioChart.svg(programs, programScores, lua53, engines, Programs.ownNames());
+            if (svg != null) {
+                Files.writeString(chart, svg, StandardCharsets.UTF_8);
+            }
         }
         Notes notes = new Notes();
         programTables(out, programs, programScores, lua53, engines, notes);
