@@ -86,7 +86,7 @@ for e in "${engine_list[@]}"; do
     programs="$(comm -12 <(tr ',' '\n' <<< "$programs" | sort) <(tr ',' '\n' <<< "$PROGRAMS" | sort) | paste -sd, -)"
   fi
   plan[$e]="$programs"
-  [ -n "$programs" ] && total=$(( total + $(tr ',' '\n' <<< "$programs" | wc -l) ))
+  if [ -n "$programs" ]; then total=$(( total + $(tr ',' '\n' <<< "$programs" | wc -l) )); fi
 done
 # Progress on stderr while JMH runs: one line per program and engine as its first fork starts
 # (program, engine, pairs done/total, elapsed since the run began); the log keeps JMH's output.
