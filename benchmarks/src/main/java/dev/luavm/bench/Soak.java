@@ -345,8 +345,10 @@ public final class Soak {
 
     /** Runs one run; null when it ended as it must, else what went wrong. */
     String runOne(Sandbox sb, Kind kind, long n) {
+        // the cancel names this run (Sandbox.cancel() ignores an idle sandbox, and on a loaded
+        // machine the 2 ms may pass before the run starts: the run then ends at its start)
         java.util.concurrent.ScheduledFuture<?> cancel = kind == Kind.CANCEL
-                ? canceller.schedule(sb::cancel, 2, TimeUnit.MILLISECONDS) : null;
+                ? canceller.schedule(sb.nextRun()::cancel, 2, TimeUnit.MILLISECONDS) : null;
         try {
             Object result = sb.run(chunks.get(kind), n).first();
             if (kind.attack && kind != Kind.HOST_ARGS) return "returned " + result + " instead of ending with a limit";

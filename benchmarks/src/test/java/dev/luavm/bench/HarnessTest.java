@@ -38,6 +38,23 @@ class HarnessTest {
         });
     }
 
+    /** The user-shaped programs are in the repository: checked even where the shared ones are absent (CI). */
+    @Test
+    void everyUserShapedProgramHasAnExpectedOutputAndNoSharedName() throws IOException {
+        assumeTrue(Files.isDirectory(Programs.ownDir()), "no user-shaped programs at " + Programs.ownDir());
+        List<String> own = Programs.ownNames();
+        assertEquals(List.of("concat_builders", "json_codec", "oop_methods", "string_pack", "string_patterns", "utf8_text"), own);
+        for (String p : own) {
+            try (InputStream in = Programs.class.getResourceAsStream("/expected/" + p + ".txt")) {
+                assertTrue(in != null, "no expected/" + p + ".txt: run benchmarks/regen-expected.sh");
+            }
+            assertEquals(Programs.ownDir().resolve(p + ".lua"), Programs.file(p));
+            if (Files.isDirectory(Programs.benchDir())) {
+                assertTrue(!Files.exists(Programs.benchDir().resolve(p + ".lua")), p + " is also a shared program");
+            }
+        }
+    }
+
     @Test
     void luajRunsWithArgAndCapturedOutput() throws Exception {
         assertEquals(ARGS_OUTPUT, Engines.create(Engines.LUAJ).compile("=t", ARGS_CHUNK).run("x.lua", List.of("5")));
