@@ -151,6 +151,7 @@ class LuaScriptEngineTest {
 
         ScriptEngine timed = lua();
         timed.put(EngineSettings.TIMEOUT, 200);
+        timed.put(EngineSettings.GAS, Long.MAX_VALUE); // compiled, the loop can spend the default gas before 200 ms
         x = assertThrows(ScriptException.class, () -> timed.eval("while true do end"));
         assertEquals(LuaLimitException.Limit.TIME, ((LuaLimitException) x.getCause()).limit());
         assertEquals(1L, timed.eval("return 1"), "a run ended by time leaves the engine usable");
