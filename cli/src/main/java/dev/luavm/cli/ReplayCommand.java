@@ -16,7 +16,7 @@ import java.util.List;
 
 /**
  * {@code luavm replay FILE [--script SCRIPT] [--audit-key KEY] [--max-gas N] [--timeout D]
- * [--max-memory SIZE]}: re-runs the runs recorded in an audit log written by
+ * [--max-memory SIZE] [--mount SPEC]...}: re-runs the runs recorded in an audit log written by
  * {@code luavm --audit FILE}, with no live host and every input from the log, printing their
  * output again.
  *
@@ -31,16 +31,23 @@ import java.util.List;
  * end (described on stderr: where, expected, got); 1 when the log cannot be used (unreadable,
  * cut, edited, reordered, keyed without its key: the message names the line). {@code --script}
  * replays a changed script in place of the last recorded run's source.
+ *
+ * <p>A run that used a file system (its log lists its mounts) is refused with exit 1 (the log
+ * holds what it wrote, not what it read) unless {@code --mount SPEC}, as the interpreter's, gives
+ * the recorded mounts again (same points, modes and quotas): the replay then reads the files as
+ * they are now and writes where the run wrote.
  */
 final class ReplayCommand implements Subcommand {
     static final int DIVERGED = 4;
     static final String USAGE = "usage: luavm replay FILE [--script SCRIPT] [--audit-key KEY] [--max-gas N] [--timeout DUR]"
-            + " [--max-memory SIZE]\n"
+            + " [--max-memory SIZE] [--mount SPEC]...\n"
             + "  --script SCRIPT    replay SCRIPT in place of the last run's recorded source\n"
             + "  --audit-key KEY    the log is keyed: verify every seal's HMAC under the key in file KEY\n"
             + "  --max-gas N        the replay's gas ceiling, for the whole replay (default 1000000000)\n"
             + "  --timeout DUR      the replay's time ceiling, for the whole replay (default 60s)\n"
             + "  --max-memory SIZE  the most memory the replayed script may hold (default 1g)\n"
+            + "  --mount SPEC       the run used a file system: replay against these mounts (as the interpreter's --mount;\n"
+            + "                     the recorded points, modes and quotas), reading the files as they are now\n"
             + "Exit status: 0 identical, 4 a divergence or the ceiling reached, 1 a log that cannot be used.\n";
 
     @Override
@@ -56,6 +63,8 @@ final class ReplayCommand implements Subcommand {
         long maxGas = Replayer.DEFAULT_MAX_GAS;
         Duration timeout = Replayer.DEFAULT_TIMEOUT;
         long maxMemory = Replayer.DEFAULT_MAX_MEMORY;
+        List<String> mounts = new java.util.ArrayList<>();
+        dev.luavm.vfs.Vfs files = null;
         try {
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
@@ -71,7 +80,7 @@ final class ReplayCommand implements Subcommand {
                         console.out.print(USAGE);
                         return 0;
                     }
-                    case "--script", "--audit-key", "--max-gas", "--timeout", "--max-memory" -> {
+                    case "--script", "--audit-key", "--max-gas", "--timeout", "--max-memory", "--mount" -> {
                         if (value == null) {
                             if (i + 1 >= args.size()) throw new IllegalArgumentException("'" + name + "' needs an argument");
                             value = args.get(++i);
@@ -79,6 +88,7 @@ final class ReplayCommand implements Subcommand {
                         switch (name) {
                             case "--script" -> script = value;
                             case "--audit-key" -> keyFile = value;
+                            case "--mount" -> mounts.add(value);
                             case "--max-gas" -> maxGas = positive(name, Quantities.parseCount(value, value));
                             case "--timeout" -> timeout = Quantities.parseDuration(value);
                             default -> maxMemory = positive(name, Quantities.parseSize(value));
@@ -91,6 +101,7 @@ final class ReplayCommand implements Subcommand {
                 }
             }
             if (timeout.isZero() || timeout.isNegative()) throw new IllegalArgumentException("--timeout: must be positive");
+            if (!mounts.isEmpty()) files = Mounts.parse(mounts);
         } catch (IllegalArgumentException e) {
             console.err.print("luavm replay: " + e.getMessage() + "\n" + USAGE);
             return 1;
@@ -109,8 +120,8 @@ final class ReplayCommand implements Subcommand {
             }
         }
         if (dev.luavm.contract.ContractReplay.isContractLog(Path.of(file))) {   // written by luavm run --contract --audit
-            if (script != null) {
-                console.error("luavm replay", "--script does not apply to a contract log", null);
+            if (script != null || files != null) {
+                console.error("luavm replay", (script != null ? "--script" : "--mount") + " does not apply to a contract log", null);
                 return 1;
             }
             return RunCommand.replayContractLog(Path.of(file), key, console);
@@ -139,6 +150,7 @@ final class ReplayCommand implements Subcommand {
                 .ceiling(maxGas, timeout)
                 .maxMemory(maxMemory)
                 .output((bytes, off, len) -> console.out.write(bytes, off, len));
+        if (files != null) b.filesystem(files);
         if (script != null) {
             try {
                 List<Recording.Run> runs = recording.runs();

@@ -135,6 +135,26 @@ public final class Recording {
         return unit;
     }
 
+    /** How a mount's line starts among a run's capabilities ({@code Capabilities.describe()}). */
+    public static final String MOUNT_LINE = "filesystem ";
+
+    /**
+     * The file system the recorded sandbox had: one line per mount, as its runs'
+     * {@link RunStarted#capabilities()} list them without the leading {@code "filesystem "}
+     * ({@code "/data read-only"}, {@code "/out read-write, quota 1 MiB"}; never a host path), in
+     * order, each once over all runs; empty when it had none. The seals vouch for these lines as
+     * for every capability: a log edited to hide a mount is refused ({@link #of}).
+     */
+    public List<String> mounts() {
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        for (Run r : runs) {
+            for (String line : r.started().capabilities()) {
+                if (line.startsWith(MOUNT_LINE)) out.add(line.substring(MOUNT_LINE.length()));
+            }
+        }
+        return List.copyOf(out);
+    }
+
     /** One recorded run. */
     public static final class Run {
         private final RunStarted started;

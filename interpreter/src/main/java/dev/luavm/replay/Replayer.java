@@ -66,6 +66,16 @@ import java.util.Set;
  *
  * <p>A replay of a changed script ({@link Builder#source}) reports the first event the change
  * made different, not the changed source digest itself.
+ *
+ * <h2>Runs that used a file system</h2>
+ * The log records a sandbox's mounts ({@link Recording#mounts()}) and every write, remove and
+ * rename ({@code fs.write}, {@code fs.remove}, {@code fs.rename} host-call events), but not the
+ * bytes the script read: a replay cannot reproduce its file reads. So a recording with mounts is
+ * replayed only against a file system given for it ({@link Builder#filesystem}, or the original
+ * capabilities' {@link Capabilities#filesystem()}) whose mounts are the recorded ones (the same
+ * points, modes and quotas); without one, {@link #replay()} refuses before running anything. The
+ * replay then reads the files as they are now, so it is identical only when they still hold what
+ * the run read, and it writes again where the run wrote (give a copy of a read-write directory).
  */
 public final class Replayer {
     /** The replay's default gas ceiling: 1,000,000,000 units for the whole replay. */
@@ -83,6 +93,7 @@ public final class Replayer {
     private final long maxGas;
     private final Duration timeout;
     private final long maxMemory;
+    private final dev.luavm.vfs.Vfs filesystem;
     /** the sandbox replaying, while it runs (for {@link #cancel()} from another thread) */
     private volatile Sandbox running;
     private volatile boolean cancelled;
@@ -96,6 +107,7 @@ public final class Replayer {
         this.maxGas = b.maxGas;
         this.timeout = b.timeout;
         this.maxMemory = b.maxMemory;
+        this.filesystem = b.filesystem;
     }
 
     /**
@@ -127,6 +139,7 @@ public final class Replayer {
         private long maxGas = DEFAULT_MAX_GAS;
         private Duration timeout = DEFAULT_TIMEOUT;
         private long maxMemory = DEFAULT_MAX_MEMORY;
+        private dev.luavm.vfs.Vfs filesystem;
 
         private Builder(LuaVM vm, Recording recording) {
             this.vm = Objects.requireNonNull(vm);
@@ -178,6 +191,17 @@ public final class Replayer {
             return this;
         }
 
+        /**
+         * The file system to replay a run that used one against: its mounts must be the
+         * recorded ones ({@link Recording#mounts()}: points, modes and quotas, in order). The
+         * replay reads the files as they are now and writes where the run wrote. Default: the
+         * original capabilities' file system, else none (a recording with mounts is then refused).
+         */
+        public Builder filesystem(dev.luavm.vfs.Vfs mounts) {
+            this.filesystem = Objects.requireNonNull(mounts);
+            return this;
+        }
+
         public Replayer build() {
             return new Replayer(this);
         }
@@ -187,9 +211,13 @@ public final class Replayer {
      * Replays every recorded run in order, in one fresh sandbox, and stops at the first divergence.
      *
      * @throws IllegalArgumentException the recorded capabilities or limits cannot be set up here
-     *                                  (a bundle this runtime does not have)
+     *                                  (a bundle this runtime does not have), or the run used a
+     *                                  file system and none with the recorded mounts was given
+     *                                  (nothing is replayed)
      */
     public ReplayResult replay() {
+        dev.luavm.vfs.Vfs files = filesystem != null ? filesystem : declared != null ? declared.filesystem() : null;
+        checkMounts(recording.mounts(), files);
         List<Recording.Run> runs = recording.runs();
         Recording.Run first = runs.get(0);
         RunStarted s0 = first.started();
@@ -218,7 +246,7 @@ public final class Replayer {
         };
         Sandbox.Builder sb = vm.sandbox()
                 .name(recording.sandbox())
-                .capabilities(capabilities(answer))
+                .capabilities(capabilities(answer, files))
                 .limits(limits)
                 .randomSeed(s0.randomSeed())
                 .clock(clock)
@@ -374,9 +402,34 @@ public final class Replayer {
         }
     }
 
+    /** The names of the file system's {@code writes:fs} events, logged as host calls but never granted as functions. */
+    private static final Set<String> FILE_EVENTS = Set.of("fs.write", "fs.remove", "fs.rename");
+
+    /**
+     * Refuses, before anything runs, a recording whose sandbox had a file system unless
+     * {@code files} has exactly its mounts, and a file system given for a recording without one.
+     */
+    private static void checkMounts(List<String> recorded, dev.luavm.vfs.Vfs files) {
+        List<String> given = new ArrayList<>();
+        if (files != null) for (dev.luavm.vfs.Vfs.Mount m : files.mounts()) given.add(m.describe());
+        if (given.equals(recorded)) return;
+        if (files == null) {
+            throw new IllegalArgumentException("the run used a file system (mounts " + String.join("; ", recorded)
+                    + "): replay cannot reproduce its file reads; replay it against the same mounts (luavm replay --mount SPEC)"
+                    + " to read the files as they are now");
+        }
+        if (recorded.isEmpty()) {
+            throw new IllegalArgumentException("the run used no file system, but mounts were given for its replay ("
+                    + String.join("; ", given) + ")");
+        }
+        throw new IllegalArgumentException("the mounts given for the replay (" + String.join("; ", given)
+                + ") are not the run's (" + String.join("; ", recorded) + "): give the same points, modes and quotas");
+    }
+
     /** The recorded bundles, and the grants: the original declarations answering from the recording, or stubs. */
-    private Capabilities capabilities(HostFunction answer) {
+    private Capabilities capabilities(HostFunction answer, dev.luavm.vfs.Vfs files) {
         Capabilities.Builder b = Capabilities.builder();
+        if (files != null) b.filesystem(files);
         if (declared != null) {
             b.bundles(declared.bundles());
             for (Capabilities.Grant g : declared.hostFunctions().values()) {
@@ -389,11 +442,15 @@ public final class Replayer {
         List<String> bundles = new ArrayList<>();
         for (String line : recording.runs().get(0).started().capabilities()) {
             if (line.startsWith("bundle ")) bundles.add(line.substring(7));
-            else names.add(grantPath(line));
+            else if (!line.startsWith(Recording.MOUNT_LINE)) names.add(grantPath(line));
         }
+        Set<String> granted = Set.copyOf(names);
         for (Recording.Run r : recording.runs()) {
             for (int i = 0; i < r.events().size(); i++) {
-                if (r.events().get(i) instanceof HostCallEvent h) names.add(h.function());
+                if (r.events().get(i) instanceof HostCallEvent h
+                        && !(files != null && FILE_EVENTS.contains(h.function()) && !granted.contains(h.function()))) {
+                    names.add(h.function()); // the file system's own events are its, not stubs
+                }
             }
         }
         b.bundles(bundles);
