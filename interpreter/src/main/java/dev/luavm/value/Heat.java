@@ -28,6 +28,12 @@ public final class Heat {
     public int count;
     /** this prototype's compiled code once looked up (a {@code TierSupport}), or its refusal */
     public Object jit;
+    /**
+     * times a frameless run of this prototype had to build its frame and hand over to the
+     * dispatch loop (saturating); past a small bound callers stop trying its frameless entry
+     * in this sandbox (see {@code TierSupport}'s "Frameless calls")
+     */
+    public int bails;
     /** cells of the nested prototypes, indexed like {@link Prototype#protos}; lazily allocated */
     private Heat[] children;
 

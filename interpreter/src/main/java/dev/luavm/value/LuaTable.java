@@ -346,6 +346,48 @@ public final class LuaTable {
         return hashGetStr(key);
     }
 
+    /**
+     * {@link #getStr}'s free part only: the value (null when absent) where the lookup ends
+     * within the free probes, else {@code miss} (nothing charged either way: a caller that
+     * gets {@code miss} leaves the read to {@link #getStr}, which then charges all of it).
+     */
+    public Object peekStr(LuaString key, Object miss) {
+        if (hused == 0) return null;
+        int h = key.cachedHash();
+        if (h == 0) return miss;
+        Object[] ks = hkeys;
+        int mask = ks.length - 1;
+        int i = mixInt(h) & mask;
+        for (int n = 0; n <= FREE_PROBES; n++, i = (i + 1) & mask) {
+            Object k = ks[i];
+            if (k == key) return hvals[i];
+            if (k == null) return null;
+            if (k instanceof LuaString s && s.cachedHash() == h) {
+                if (s.length() <= LuaString.FREE_COMPARE_BYTES && s.equals(key)) return hvals[i];
+                return miss;
+            }
+        }
+        return miss;
+    }
+
+    /**
+     * {@link #getInt}'s free part only: the array part, or the hash part within its free
+     * probes; else {@code miss} (nothing charged either way).
+     */
+    public Object peekInt(long key, Object miss) {
+        if (key - 1 >= 0 && key - 1 < array.length) return array[(int) (key - 1)];
+        if (hused == 0) return null;
+        Object[] ks = hkeys;
+        int mask = ks.length - 1;
+        int i = mixLong(key) & mask;
+        for (int n = 0; n <= FREE_PROBES; n++, i = (i + 1) & mask) {
+            Object k = ks[i];
+            if (k == null) return null;
+            if (k instanceof Long l && l == key) return hvals[i];
+        }
+        return miss;
+    }
+
     private Object hashGetStr(LuaString key) {
         Object[] ks = hkeys;
         int i = strHash(key) & (ks.length - 1);

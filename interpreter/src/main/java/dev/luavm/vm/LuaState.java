@@ -110,6 +110,8 @@ public final class LuaState {
     int tierBudget = Tiering.SANDBOX_BUDGET;
     /** the dispatch loop's gas counter and room, handed to and back from compiled code */
     long tierGas, tierRoom;
+    /** compiled tier: the frame count a bailing frameless run leaves for its nest's starter (TierSupport.landBail) */
+    int tierBailTop;
     /** compiled runs nested on the Java stack by direct calls, capped at {@link TierSupport#MAX_NESTED} */
     int tierDepth;
     /** the frame a compiled caller is running directly (its RETURN resumes that caller), else null */
@@ -454,12 +456,61 @@ public final class LuaState {
         s[func + 2] = b;
         javaEntries++;
         try {
+            TierSupport t;
+            if (fn instanceof LuaClosure cl && (t = TierSupport.framelessJava(this, co, cl, func, 2)) != null) {
+                return runFrameless(co, t, cl, func, a, b);
+            }
             runJava(co, fn, func, 2);
             return co.top > func ? co.stack[func] : null;
         } finally {
             javaEntries--;
             co.top = func;
         }
+    }
+
+    /**
+     * {@link #callJava1}'s call of a compiled closure's frameless entry (TierSupport, "Frameless
+     * calls"): the frame the call would push, its results and its gas, without the nested loop;
+     * if the run bails (its frames built from there up, the counter handed back), the nested loop
+     * of {@link #runJava} takes over with the same bookkeeping.
+     */
+    private Object runFrameless(Coroutine co, TierSupport t, LuaClosure cl, int func, Object a, Object b) {
+        co.top = func + 3;
+        int savedFrames = co.nframes;
+        Object r;
+        try {
+            r = t.call2(this, co, cl, savedFrames, func, TierSupport.ctl(tierDepth + 1, CallFrame.FRESH, -1), 0,
+                    gas.room(), a, b);
+        } catch (StackOverflowError so) {
+            // as runJava: an ordinary Lua error here, with the counter the run deposited charged
+            gas.charge(TierSupport.gasIn(this));
+            throw LuaError.of(C_STACK_OVERFLOW);
+        }
+        long g = TierSupport.gasIn(this);
+        if (r != TierSupport.BAILED) {
+            gas.charge(g);
+            if (r == TierSupport.NO_VALUES) return null;
+            co.stack[func] = r; // where RETURN leaves it (the slot is live for the walk until overwritten)
+            return r;
+        }
+        TierSupport.landBail(this, co);
+        int savedMetaDepth = co.metaDepth;
+        Builtin savedRunning = runningBuiltin;
+        runningBuiltin = null;
+        javaDepth++;
+        co.nny++;
+        try {
+            Interpreter.execute(this, null, g, tierRoom);
+        } catch (StackOverflowError so) {
+            abandonNested(co, func, savedFrames);
+            throw LuaError.of(C_STACK_OVERFLOW);
+        } finally {
+            javaDepth--;
+            co.nny--;
+            co.metaDepth = savedMetaDepth;
+            runningBuiltin = savedRunning;
+        }
+        return co.top > func ? co.stack[func] : null;
     }
 
     /** Checks the C-call cap (Lua functions only), makes room and puts {@code fn} at top; returns its slot. */

@@ -60,6 +60,26 @@ import dev.luavm.value.LuaTable;
  * and room cross the boundary through {@link LuaState#tierGas}/{@link LuaState#tierRoom}. An
  * error thrown inside records the pc and charges the counter (what the interpreter's catch
  * does) before it propagates: positions, tracebacks and gas are the interpreter's.
+ *
+ * <h2>Frameless calls</h2>
+ * A small function of fixed arity (jit {@code FramelessEmitter}) also gets a frameless entry,
+ * {@link #call0} .. {@link #call3}: the whole function with its registers in JVM locals, run
+ * without the heap frame a call pushes. A compiled CALL of one or no results ({@link #frameless}),
+ * a frameless run's CALL or TAILCALL ({@link #framelessAt}) and a library's call into Lua
+ * ({@link LuaState#callJava1}, table.sort's comparator) try it when the frame the call would
+ * push needs no allocation and raises nothing (frame object and stack already there, under the
+ * depth limit, at most {@link #MAX_NESTED} Java levels). Its instructions either complete
+ * exactly as the interpreter's cases do (nothing a frameless form does raises, yields,
+ * allocates a Lua-visible object or runs a metamethod) or the run <em>bails</em> before the
+ * instruction: it writes its registers back, builds its frame where the call would have pushed
+ * it ({@link #bail}), each frameless caller below builds its own ({@link #bailCaller}), and the
+ * caller that started the nest makes them live ({@link #landBail}) and leaves to the dispatch
+ * loop, which runs them from there: errors, tracebacks, yields and metamethods always find every
+ * frame. The registers are written back at every return and bail, so the stack holds what the
+ * interpreter leaves there for the live-heap walk. Gas is the interpreter's: the counter is
+ * handed to the callee and back as for direct calls, charged at the same safepoints. A
+ * prototype whose frameless runs bail more than {@link #BAIL_LIMIT} times in a state
+ * ({@link Heat#bails}) is no longer tried there.
  */
 abstract class TierSupport {
     static final int CONTINUE = 0;
@@ -77,10 +97,197 @@ abstract class TierSupport {
      */
     static final int MAX_NESTED = 64;
 
-    protected TierSupport() {}
+    /** The arity of this code's frameless entry ({@link #call1} and its siblings), or -1 when it has none. */
+    final int frameless;
+
+    protected TierSupport() {
+        this(-1);
+    }
+
+    /** Code with a frameless entry taking {@code frameless} arguments (-1: none). */
+    protected TierSupport(int frameless) {
+        this.frameless = frameless;
+    }
 
     /** Runs the frame {@code f} (its closure's prototype is this code's) from {@code f.pc}. */
     abstract int run(LuaState st, Coroutine co, CallFrame f);
+
+    // ---- frameless calls (see the class comment)
+
+    /** What a frameless run answers when it built its frame and left the rest to the dispatch loop. */
+    static final Object BAILED = new Object();
+    /** What a frameless run answers for a RETURN of no values to a caller that takes them all (from Java). */
+    static final Object NO_VALUES = new Object();
+    /** Bails of a prototype in one sandbox after which its frameless entry is no longer tried there. */
+    static final int BAIL_LIMIT = 8;
+
+    /**
+     * The frameless entry of arity 0: runs {@code cl} (this code's prototype) as the frame that a
+     * call would push at index {@code n} with its function at {@code func}, without pushing it.
+     * {@code ctl} packs the Java nesting depth, the frame's flags and its wanted results
+     * ({@link #ctl}); {@code gas} and {@code room} are the caller's counter, handed over. Answers
+     * the single result (or {@link #NO_VALUES}, or {@link #BAILED}); the counter comes back
+     * through {@link LuaState#tierGas} and {@link LuaState#tierRoom}.
+     */
+    Object call0(LuaState st, Coroutine co, LuaClosure cl, int n, int func, int ctl, long gas, long room) {
+        throw new IllegalStateException("no frameless entry");
+    }
+
+    /** {@link #call0} with one argument. */
+    Object call1(LuaState st, Coroutine co, LuaClosure cl, int n, int func, int ctl, long gas, long room, Object a) {
+        throw new IllegalStateException("no frameless entry");
+    }
+
+    /** {@link #call0} with two arguments. */
+    Object call2(LuaState st, Coroutine co, LuaClosure cl, int n, int func, int ctl, long gas, long room, Object a,
+            Object b) {
+        throw new IllegalStateException("no frameless entry");
+    }
+
+    /** {@link #call0} with three arguments. */
+    Object call3(LuaState st, Coroutine co, LuaClosure cl, int n, int func, int ctl, long gas, long room, Object a,
+            Object b, Object c) {
+        throw new IllegalStateException("no frameless entry");
+    }
+
+    /** A frameless run's control word: Java nesting depth, the frame's flags, the results its caller wants. */
+    static int ctl(int depth, int flags, int nres) {
+        return depth << 16 | flags << 8 | (nres + 1);
+    }
+
+    /**
+     * At a CALL of a compiled {@code run}, {@code nargs} arguments above the function at
+     * {@code func}: the callee's code when the call can run frameless (a compiled closure whose
+     * frameless entry takes exactly {@code nargs}, not given up on in this sandbox, whose frame
+     * the call would push without allocating or failing), with {@code co.top} set as the call
+     * sets it; else null, nothing changed.
+     */
+    static TierSupport frameless(LuaState st, Coroutine co, int func, int nargs) {
+        Object fn = co.stack[func];
+        if (!(fn instanceof LuaClosure cl) || st.tierDepth >= MAX_NESTED || st.current != co) return null;
+        TierSupport t = framelessCode(st, co, cl, co.nframes, func, nargs, 0);
+        if (t != null) co.top = func + 1 + nargs;
+        return t;
+    }
+
+    /** A library's call into Lua ({@link LuaState#callJava1}): the callee's frameless code when it can run so, else null. */
+    static TierSupport framelessJava(LuaState st, Coroutine co, LuaClosure cl, int func, int nargs) {
+        if (st.tierDepth >= MAX_NESTED || st.current != co) return null;
+        return framelessCode(st, co, cl, co.nframes, func, nargs, 0);
+    }
+
+    /**
+     * At a CALL ({@code extra} 0) or TAILCALL ({@code extra} = nargs) of a frameless run at Java
+     * depth {@code depth}: the callee's code when it can run frameless as frame {@code n}, else null.
+     */
+    static TierSupport framelessAt(LuaState st, Coroutine co, Object fn, int n, int func, int nargs, int depth, int extra) {
+        if (!(fn instanceof LuaClosure cl) || depth >= MAX_NESTED) return null;
+        return framelessCode(st, co, cl, n, func, nargs, extra);
+    }
+
+    private static TierSupport framelessCode(LuaState st, Coroutine co, LuaClosure cl, int n, int func, int nargs, int extra) {
+        dev.luavm.value.Heat h = cl.heat;
+        if (!(h.jit instanceof TierSupport t) || t.frameless != nargs || h.bails >= BAIL_LIMIT) return null;
+        CallFrame[] fs = co.frames;
+        // what pushLua would do without allocating (a frame object, a larger stack) or raising
+        if (n >= st.maxCallDepth || n >= fs.length || fs[n] == null
+                || func + 1 + extra + cl.proto.maxStackSize + Coroutine.EXTRA_STACK > co.stack.length) {
+            return null;
+        }
+        return t;
+    }
+
+    /**
+     * Whether a frameless run's call of {@code fn} that could not run frameless counts as a bail
+     * of the caller: not when the callee is only waiting to be compiled, or the call was too
+     * deep or needed a frame or stack never reached before (the next such call may go through).
+     */
+    static boolean countsAsBail(Object fn, int nargs, int depth) {
+        if (depth >= MAX_NESTED) return false;
+        if (!(fn instanceof LuaClosure cl)) return true;
+        Object j = cl.heat.jit;
+        if (j == null) return false; // waiting to be compiled
+        return !(j instanceof TierSupport t) || t.frameless != nargs || cl.heat.bails >= BAIL_LIMIT;
+    }
+
+    /**
+     * A frameless run leaves at instruction {@code pc}: its frame is built where the call would
+     * have pushed it (index {@code n}, on top), the counter handed back; the caller's registers
+     * were written by the generated code. Answers {@link #BAILED}.
+     */
+    static Object bail(LuaState st, Coroutine co, LuaClosure cl, int n, int func, int ctl, int pc, long gas, long room,
+            boolean counted) {
+        frame(co, cl, n, func, ctl, pc);
+        // the frames below are written as the callers unwind; the one that started the nest
+        // makes them live ({@link #landBail}), so an unwinding cut short leaves none half-built
+        st.tierBailTop = n + 1;
+        dev.luavm.value.Heat h = cl.heat;
+        if (counted && h.bails < BAIL_LIMIT) h.bails++;
+        st.tierGas = gas;
+        st.tierRoom = room;
+        return BAILED;
+    }
+
+    /** A frameless run whose callee bailed builds its own frame below it, resuming at {@code pc}. */
+    static Object bailCaller(Coroutine co, LuaClosure cl, int n, int func, int ctl, int pc) {
+        frame(co, cl, n, func, ctl, pc);
+        return BAILED;
+    }
+
+    /** What {@link Calls#pushLua} writes for a call of {@code cl} at {@code func}, with the frame at {@code pc}. */
+    private static void frame(Coroutine co, LuaClosure cl, int n, int func, int ctl, int pc) {
+        CallFrame f = co.frames[n];
+        f.kind = CallFrame.LUA;
+        f.flags = (ctl >>> 8) & 0xFF;
+        f.closure = cl;
+        f.func = func;
+        f.base = func + 1;
+        f.pc = pc;
+        f.nresults = (ctl & 0xFF) - 1;
+    }
+
+    /**
+     * The caller that started a nest of frameless runs, once one answered {@link #BAILED}: the
+     * frames they built, from the caller's up, become the coroutine's.
+     */
+    static void landBail(LuaState st, Coroutine co) {
+        co.nframes = st.tierBailTop;
+    }
+
+    /**
+     * An exception leaves a frameless run: for what {@link #fail} charges (a Lua error, a host
+     * stack overflow), its counter goes where the compiled caller's handler charges it; a
+     * termination drops it, as the dispatch loop drops its own. Answers {@code t}, rethrown.
+     */
+    static Throwable deposit(LuaState st, long gas, Throwable t) {
+        if (t instanceof LuaError || t instanceof StackOverflowError) st.tierGas += gas;
+        return t;
+    }
+
+    static int nframes(Coroutine co) {
+        return co.nframes;
+    }
+
+    /** The control word of a frameless callee of a compiled {@code run} ({@link #ctl}). */
+    static int ctlFor(LuaState st, int nres) {
+        return ctl(st.tierDepth + 1, 0, nres);
+    }
+
+    static void setTop(Coroutine co, int top) {
+        co.top = top;
+    }
+
+    static Object[] constantsOf(LuaClosure cl) {
+        return cl.proto.constants;
+    }
+
+    static Object upGet(LuaClosure cl, int idx) {
+        return cl.upvals[idx].get();
+    }
+
+    static void upSet(LuaClosure cl, int idx, Object v) {
+        cl.upvals[idx].set(v);
+    }
 
     // ---- boundary
 
@@ -960,6 +1167,133 @@ abstract class TierSupport {
     /** SETTABLE, SETTABUP after a miss: Meta.setIndex on the values already read. */
     static int setIndexMiss(LuaState st, CallFrame f, int pc, Object t, Object key, Object val) {
         return setIndex(st, f, pc, t, key, val);
+    }
+
+    // ---- frameless runs (jit FramelessEmitter): the value work of instructions on registers held
+    // in JVM locals. Each either completes exactly as the interpreter's case (charging what it
+    // charges) or answers MISS having charged nothing, so the run can leave at that instruction
+    // and the dispatch loop does all of it.
+
+    private static boolean isNum(Object x) {
+        return x instanceof Long || x instanceof Double;
+    }
+
+    /** GETTABLE, GETTABUP: {@code t[key]} when no metamethod can run and the probe is free; else MISS. */
+    static Object fGet(Object t, Object key) {
+        if (t instanceof LuaTable tt) {
+            Object v;
+            if (key instanceof LuaString s) v = tt.peekStr(s, MISS);
+            else if (key instanceof Long l) v = tt.peekInt(l, MISS);
+            else return MISS;
+            if (v != null && v != MISS || v == null && tt.getMetatable() == null) return v;
+        }
+        return MISS;
+    }
+
+    /**
+     * SETTABLE, SETTABUP: {@code t[key] = val} when it can run no {@code __newindex}, allocates
+     * nothing and probes only the free slots (an existing field, an array slot of a table
+     * without metatable); false, nothing done, otherwise.
+     */
+    static boolean fSet(Object t, Object key, Object val) {
+        if (!(t instanceof LuaTable tt)) return false;
+        if (key instanceof LuaString s) return tt.replaceStr(s, val);
+        if (key instanceof Long l && tt.getMetatable() == null && l - 1 >= 0 && l - 1 < tt.arrayCapacity()) {
+            tt.putInt(l, val);
+            return true;
+        }
+        return false;
+    }
+
+    /** Arithmetic and bitwise operations on two numbers (the opcode's ordinal); MISS for anything else, n//0 and n%0. */
+    static Object fArith(int op, Object x, Object y) {
+        if (!isNum(x) || !isNum(y)) return MISS;
+        if (Arith.isBitwise(op)) {
+            Long a = Arith.toInteger(x);
+            Long b = Arith.toInteger(y);
+            return a == null || b == null ? MISS : (Object) Arith.intOp(op, a, b);
+        }
+        if ((op == Ops.OP_MOD || op == Ops.OP_IDIV) && x instanceof Long && y instanceof Long b && b == 0) return MISS;
+        return Arith.arith(op, x, y);
+    }
+
+    static Object fUnm(Object x) {
+        if (x instanceof Long l) return -l;
+        if (x instanceof Double d) return -d;
+        return MISS;
+    }
+
+    static Object fBnot(Object x) {
+        Long l = x instanceof Long || x instanceof Double ? Arith.toInteger(x) : null;
+        return l == null ? MISS : (Object) ~l;
+    }
+
+    /** EQ: 1 equal, 0 not, -1 when an {@code __eq} metamethod may run. */
+    static int fEq(LuaState st, Object x, Object y) {
+        // numbers first: one boxed NaN in both operands is not equal to itself
+        if (isNum(x)) return isNum(y) && Arith.numEquals(x, y) ? 1 : 0;
+        if (x == y) return 1;
+        if (x == null || y == null) return 0;
+        if (x instanceof LuaString sx) return y instanceof LuaString sy && sx.equals(sy, st.gas) ? 1 : 0;
+        if (x instanceof Boolean) return x.equals(y) ? 1 : 0;
+        if (x instanceof LuaTable tx && y instanceof LuaTable ty) return tx.getMetatable() == null && ty.getMetatable() == null ? 0 : -1;
+        if (x instanceof dev.luavm.value.Userdata && y instanceof dev.luavm.value.Userdata) return -1;
+        return 0;
+    }
+
+    /** LT: 1 true, 0 false, -1 for the dispatch loop (metamethods, errors). */
+    static int fLt(LuaState st, Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a < b ? 1 : 0;
+        if (x instanceof Double a && y instanceof Double b) return a < b ? 1 : 0;
+        if (isNum(x) && isNum(y)) return Arith.lt(x, y) ? 1 : 0;
+        if (x instanceof LuaString sx && y instanceof LuaString sy) return sx.compareTo(sy, st.gas) < 0 ? 1 : 0;
+        return -1;
+    }
+
+    /** LE: 1 true, 0 false, -1 for the dispatch loop. */
+    static int fLe(LuaState st, Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) return a <= b ? 1 : 0;
+        if (x instanceof Double a && y instanceof Double b) return a <= b ? 1 : 0;
+        if (isNum(x) && isNum(y)) return Arith.le(x, y) ? 1 : 0;
+        if (x instanceof LuaString sx && y instanceof LuaString sy) return sx.compareTo(sy, st.gas) <= 0 ? 1 : 0;
+        return -1;
+    }
+
+    /** TEST, NOT: Lua's truth. */
+    static boolean truthy(Object x) {
+        return !falsy(x);
+    }
+
+    static Object not(Object x) {
+        return falsy(x) ? Boolean.TRUE : Boolean.FALSE;
+    }
+
+    /**
+     * FORPREP on three numbers: {init, limit, step, R(A+3), run} as {@link Calls#forPrep} leaves
+     * them, or null (strings to parse, non-numbers: the dispatch loop's path).
+     */
+    static Object[] fForPrep(LuaState st, Object init, Object limit, Object step) {
+        if (!isNum(init) || !isNum(limit) || !isNum(step)) return null;
+        Object[] s = {init, limit, step, null, null};
+        s[4] = Calls.forPrep(st, s, 0) ? Boolean.TRUE : Boolean.FALSE;
+        return s;
+    }
+
+    /** FORLOOP: the next value of the control variable, or null when the loop ends (as {@link #forloop}). */
+    static Object fForLoop(Object idx, Object limit, Object step) {
+        if (idx instanceof Long lo) {
+            long i = lo;
+            long stp = (Long) step;
+            return forI(i, (Long) limit, stp) ? (Object) (i + stp) : null;
+        }
+        double i = (Double) idx;
+        double stp = (Double) step;
+        return forF(i, (Double) limit, stp) ? (Object) (i + stp) : null;
+    }
+
+    /** A compiled run's safepoint inside a frameless run: charges the counter; answers the new room. */
+    static long fFlush(LuaState st, long gas) {
+        return flush(st, gas);
     }
 
     // ---- typed regions (dev.luavm.jit.TypedRegions): numbers unboxed in JVM locals inside

@@ -65,7 +65,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         if (all.isEmpty()) return false;
         for (int l = 2; l >= 0; l--) {
             for (int shared = 0; shared <= 1; shared++) {
-                if (generate(p, "dev/luavm/gen/Probe", l, all, false, shared == 1) != null) return true;
+                if (generate(p, "dev/luavm/gen/Probe", l, all, false, shared == 1, -1, false) != null) return true;
             }
         }
         return false;
@@ -95,61 +95,98 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         // loops without generic instructions (calls and the like, which make a copy larger and
         // gain less), then the levels are tried again without copies, the last at any size.
         // At each level, direct calls first with their code after each call, then with one shared copy.
+        int frameless = framelessArity(p);
         java.util.List<TypedRegions.Region> all = TypedRegions.find(p);
         java.util.List<TypedRegions.Region> pure = new java.util.ArrayList<>();
         for (TypedRegions.Region r : all) if (!r.generic) pure.add(r);
         java.util.List<java.util.List<TypedRegions.Region>> sets = new java.util.ArrayList<>();
         if (!all.isEmpty()) sets.add(all);
         if (!pure.isEmpty() && pure.size() < all.size()) sets.add(pure);
-        for (int l = level; l >= 0; l--) {
-            for (java.util.List<TypedRegions.Region> set : sets) {
-                for (int shared = 0; shared <= 1; shared++) {
-                    byte[] b = generate(p, internalName, l, set, false, shared == 1);
-                    if (b != null) return b;
+        // frameless call sites (each CALL first tries the callee's frameless entry) in every form
+        // that fits with them, then the same forms without
+        int flFirst = framelessCallSites(p) ? 1 : 0;
+        for (int fl = flFirst; fl >= 0; fl--) {
+            for (int l = level; l >= 0; l--) {
+                for (java.util.List<TypedRegions.Region> set : sets) {
+                    for (int shared = 0; shared <= 1; shared++) {
+                        byte[] b = generate(p, internalName, l, set, false, shared == 1, frameless, fl == 1);
+                        if (b != null) return b;
+                    }
                 }
             }
         }
-        for (int l = level; l >= 0; l--) {
-            for (int shared = 0; shared <= 1; shared++) {
-                byte[] b = generate(p, internalName, l, java.util.List.of(), l == 0 && shared == 1, shared == 1);
-                if (b != null) return b;
+        for (int fl = flFirst; fl >= 0; fl--) {
+            for (int l = level; l >= 0; l--) {
+                for (int shared = 0; shared <= 1; shared++) {
+                    byte[] b = generate(p, internalName, l, java.util.List.of(), fl == 0 && l == 0 && shared == 1, shared == 1,
+                            frameless, fl == 1);
+                    if (b != null) return b;
+                }
             }
         }
         return null;
     }
 
-    /** The class, or null when its run method is over the JVM's 64 KiB or, unless {@code anySize}, {@link #INLINE_LIMIT}. */
-    private byte[] generate(Prototype p, String internalName, int level, java.util.List<TypedRegions.Region> typed, boolean anySize,
-            boolean sharedCalls) {
-        int[] code = p.code;
-        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
+    /** Whether {@code p} has a CALL whose callee may run frameless (fixed arguments, one result or none). */
+    private static boolean framelessCallSites(Prototype p) {
+        for (int i : p.code) {
+            int b = i >>> 23;
+            int c = (i >>> 14) & 0x1FF;
+            if (OpCode.of(i & 0x3F) == OpCode.CALL && b >= 1 && b <= FramelessEmitter.MAX_ARITY + 1 && c >= 1 && c <= 2) return true;
+        }
+        return false;
+    }
+
+    /**
+     * The arity of {@code p}'s frameless entry ({@link FramelessEmitter}) when its method fits
+     * HotSpot's size limit, else -1 (measured on a throwaway class).
+     */
+    public static int framelessArity(Prototype p) {
+        int arity = FramelessEmitter.arity(p);
+        if (arity < 0) return -1;
+        ClassWriter probe = writer();
+        probe.visit(V17, ACC_FINAL | ACC_SUPER, "dev/luavm/gen/Probe", null, RT, null);
+        return FramelessEmitter.emit(probe, p, arity, INLINE_LIMIT) < 0 ? -1 : arity;
+    }
+
+    private static ClassWriter writer() {
+        return new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
             @Override
             protected String getCommonSuperClass(String a, String b) {
                 return "java/lang/Object"; // never load classes while generating
             }
         };
+    }
+
+    /** The class, or null when its run method is over the JVM's 64 KiB or, unless {@code anySize}, {@link #INLINE_LIMIT}. */
+    private byte[] generate(Prototype p, String internalName, int level, java.util.List<TypedRegions.Region> typed, boolean anySize,
+            boolean sharedCalls, int frameless, boolean framelessCalls) {
+        int[] code = p.code;
+        ClassWriter cw = writer();
         cw.visit(V17, ACC_FINAL | ACC_SUPER, internalName, null, RT, null);
         MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "()V", null, null);
         init.visitCode();
         init.visitVarInsn(ALOAD, 0);
-        init.visitMethodInsn(INVOKESPECIAL, RT, "<init>", "()V", false);
+        Emit.pushInt(init, frameless);
+        init.visitMethodInsn(INVOKESPECIAL, RT, "<init>", "(I)V", false);
         init.visitInsn(RETURN);
         init.visitMaxs(0, 0);
         init.visitEnd();
+        if (frameless >= 0) FramelessEmitter.emit(cw, p, frameless, Integer.MAX_VALUE);
         // each typed loop copy is a method of its own (loop0, loop1, ...), so that it and run
         // each stay under HotSpot's size limit
         java.util.Map<Integer, Label> loopCalls = new java.util.TreeMap<>();
         int k = 0;
         for (TypedRegions.Region r : typed) {
             Body loop = new Body(cw.visitMethod(ACC_PRIVATE, "loop" + k, RUN, null, null), code, level > 0 ? p.constants : null,
-                    level > 1, r, p);
+                    level > 1, r, p, framelessCalls);
             loop.emitLoop();
             if (!anySize && loop.size > INLINE_LIMIT) return null;
             loopCalls.put(r.head, new Label());
             k++;
         }
         Body body = new Body(cw.visitMethod(0, "run", RUN, null, null), code, level > 0 ? p.constants : null,
-                level > 1, loopCalls, internalName, sharedCalls);
+                level > 1, loopCalls, internalName, sharedCalls, framelessCalls);
         body.emit();
         cw.visitEnd();
         if (!anySize && body.size > INLINE_LIMIT) return null;
@@ -192,7 +229,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
 
         /** The {@code run} method. */
         Body(MethodVisitor mv, int[] code, Object[] constants, boolean full, java.util.Map<Integer, Label> loopCalls,
-                String owner, boolean sharedCalls) {
+                String owner, boolean sharedCalls, boolean framelessCalls) {
             this.mv = mv;
             this.code = code;
             this.at = new Label[code.length];
@@ -201,18 +238,19 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             this.owner = owner;
             this.loop = null;
             this.inline = constants == null ? null : new InlineOps(mv, pc -> at[pc], code.length, bad, exit0, dispatch, constants, full);
-            this.calls = newCalls(sharedCalls);
+            this.calls = newCalls(sharedCalls, framelessCalls);
         }
 
         /** A loop method: the typed copy of {@code r}. */
-        Body(MethodVisitor mv, int[] code, Object[] constants, boolean full, TypedRegions.Region r, Prototype p) {
+        Body(MethodVisitor mv, int[] code, Object[] constants, boolean full, TypedRegions.Region r, Prototype p,
+                boolean framelessCalls) {
             this.mv = mv;
             this.code = code;
             this.at = null;
             this.loopCalls = java.util.Map.of();
             this.owner = null;
             this.inline = constants == null ? null : new InlineOps(mv, this::label, code.length, bad, exit0, dispatch, constants, full);
-            this.calls = newCalls(false);
+            this.calls = newCalls(false, framelessCalls);
             this.loop = new RegionEmitter(mv, p, this::label, r, new RegionEmitter.GenericCode() {
                 @Override
                 public void emit(int pc, Label next, Runnable beforeLeave) {
@@ -226,10 +264,10 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             });
         }
 
-        private DirectCalls newCalls(boolean sharedCalls) {
+        private DirectCalls newCalls(boolean sharedCalls, boolean framelessCalls) {
             return new DirectCalls(mv, exit0, L_ST, L_CO, L_F, L_GAS, L_ROOM, L_R, () -> {
                 if (inline != null) inline.reloadStack();
-            }, sharedCalls ? dispatch : null);
+            }, sharedCalls ? dispatch : null, framelessCalls);
         }
 
         /** Where a jump back to {@code pc} goes: the call of the typed copy when a loop starts there. */

@@ -54,8 +54,14 @@ final class DirectCalls implements Opcodes {
     /** emitted before a CALL leaves this run (see {@link #beforeLeave}), or null */
     private Runnable beforeLeave;
 
+    /** each CALL first tries its callee's frameless entry ({@link FramelessEmitter}) */
+    private final boolean frameless;
+    /** the frameless callee's result */
+    static final int L_V = 33;
+
     DirectCalls(MethodVisitor mv, Label exit0, int lSt, int lCo, int lF, int lGas, int lRoom, int lR,
-            Runnable afterCallee, Label dispatch) {
+            Runnable afterCallee, Label dispatch, boolean frameless) {
+        this.frameless = frameless;
         this.mv = mv;
         this.afterCallee = afterCallee;
         this.dispatch = dispatch;
@@ -173,6 +179,9 @@ final class DirectCalls implements Opcodes {
      * run. Null: a builtin completed in place; PUSHED: the dispatch loop runs the new frame.
      */
     void call(int lBase, int i, int pc, Label next) {
+        int b = i >>> 23;
+        int c = (i >>> 14) & 0x1FF;
+        if (frameless && b >= 1 && b <= FramelessEmitter.MAX_ARITY + 1 && c >= 1 && c <= 2) framelessCall(lBase, i, pc, next);
         mv.visitVarInsn(ALOAD, lSt);
         mv.visitVarInsn(ALOAD, lCo);
         mv.visitVarInsn(ALOAD, lF);
@@ -202,6 +211,88 @@ final class DirectCalls implements Opcodes {
             sharedUsed = true;
             mv.visitJumpInsn(GOTO, sharedGo);
         }
+    }
+
+    /**
+     * A CALL of B - 1 fixed arguments wanting C - 1 results (one or none) tries the callee's
+     * frameless entry first ({@code TierSupport.frameless}): the callee runs without a frame
+     * (counter handed over, result stored in R(A) as RETURN would), or bails, having built the
+     * frames from its own up, and this run leaves for the dispatch loop with its pc after the
+     * call. When the entry cannot be used, the code falls through to the ordinary call.
+     */
+    private void framelessCall(int lBase, int i, int pc, Label next) {
+        int a = (i >>> 6) & 0xFF;
+        int nargs = (i >>> 23) - 1;
+        int c = (i >>> 14) & 0x1FF;
+        Label ordinary = new Label();
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(ALOAD, lCo);
+        reg(lBase, a);
+        push(nargs);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "frameless", "(" + ST + CO + "II)" + TS, false);
+        mv.visitInsn(DUP);
+        mv.visitVarInsn(ASTORE, L_T);
+        mv.visitJumpInsn(IFNULL, ordinary);
+        // the frame's pc as the call leaves it (a bail resumes it there)
+        mv.visitVarInsn(ALOAD, lF);
+        push(pc + 1);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "pcOut", "(" + FR + "I)V", false);
+        mv.visitVarInsn(ALOAD, L_T);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(ALOAD, lCo);
+        stackSlot(lBase, a);
+        mv.visitTypeInsn(CHECKCAST, "dev/luavm/value/LuaClosure");
+        mv.visitVarInsn(ALOAD, lCo);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "nframes", "(" + CO + ")I", false);
+        reg(lBase, a);
+        mv.visitVarInsn(ALOAD, lSt);
+        push(c - 1);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "ctlFor", "(" + ST + "I)I", false);
+        mv.visitVarInsn(LLOAD, lGas);
+        mv.visitVarInsn(LLOAD, lRoom);
+        mv.visitInsn(LCONST_0); // handed over
+        mv.visitVarInsn(LSTORE, lGas);
+        for (int j = 1; j <= nargs; j++) stackSlot(lBase, a + j);
+        mv.visitMethodInsn(INVOKEVIRTUAL, RT, FramelessEmitter.name(nargs), FramelessEmitter.descriptor(nargs), false);
+        mv.visitVarInsn(ASTORE, L_V);
+        Emit.takeCounter(mv, lSt, lGas, lRoom);
+        mv.visitVarInsn(ALOAD, L_V);
+        mv.visitFieldInsn(GETSTATIC, RT, "BAILED", "Ljava/lang/Object;");
+        Label bailed = new Label();
+        mv.visitJumpInsn(IF_ACMPEQ, bailed);
+        if (c == 2) {
+            mv.visitVarInsn(ALOAD, lCo);
+            mv.visitMethodInsn(INVOKESTATIC, RT, "stack", "(" + CO + ")[Ljava/lang/Object;", false);
+            reg(lBase, a);
+            mv.visitVarInsn(ALOAD, L_V);
+            mv.visitInsn(AASTORE);
+        }
+        afterCallee.run();
+        mv.visitJumpInsn(GOTO, next);
+        mv.visitLabel(bailed);
+        mv.visitVarInsn(ALOAD, lSt);
+        mv.visitVarInsn(ALOAD, lCo);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "landBail", "(" + ST + CO + ")V", false);
+        if (beforeLeave != null) beforeLeave.run();
+        mv.visitJumpInsn(GOTO, exit0);
+        mv.visitLabel(ordinary);
+    }
+
+    /** base + x */
+    private void reg(int lBase, int x) {
+        mv.visitVarInsn(ILOAD, lBase);
+        if (x != 0) {
+            push(x);
+            mv.visitInsn(IADD);
+        }
+    }
+
+    /** co.stack[base + x] */
+    private void stackSlot(int lBase, int x) {
+        mv.visitVarInsn(ALOAD, lCo);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "stack", "(" + CO + ")[Ljava/lang/Object;", false);
+        reg(lBase, x);
+        mv.visitInsn(AALOAD);
     }
 
     /**
