@@ -102,11 +102,12 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         java.util.List<java.util.List<TypedRegions.Region>> sets = new java.util.ArrayList<>();
         if (!all.isEmpty()) sets.add(all);
         if (!pure.isEmpty() && pure.size() < all.size()) sets.add(pure);
-        // frameless call sites (each CALL first tries the callee's frameless entry) in every form
-        // that fits with them, then the same forms without
+        // frameless call sites (each CALL first tries the callee's frameless entry) at the top
+        // level only, then every form without them: each try generates the whole class, so a
+        // function that fits nowhere (a large main chunk) must not pay for a second full search
         int flFirst = framelessCallSites(p) ? 1 : 0;
         for (int fl = flFirst; fl >= 0; fl--) {
-            for (int l = level; l >= 0; l--) {
+            for (int l = level; l >= (fl == 1 ? level : 0); l--) {
                 for (java.util.List<TypedRegions.Region> set : sets) {
                     for (int shared = 0; shared <= 1; shared++) {
                         byte[] b = generate(p, internalName, l, set, false, shared == 1, frameless, fl == 1);
@@ -116,7 +117,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             }
         }
         for (int fl = flFirst; fl >= 0; fl--) {
-            for (int l = level; l >= 0; l--) {
+            for (int l = level; l >= (fl == 1 ? level : 0); l--) {
                 for (int shared = 0; shared <= 1; shared++) {
                     byte[] b = generate(p, internalName, l, java.util.List.of(), fl == 0 && l == 0 && shared == 1, shared == 1,
                             frameless, fl == 1);
@@ -172,7 +173,6 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         init.visitInsn(RETURN);
         init.visitMaxs(0, 0);
         init.visitEnd();
-        if (frameless >= 0) FramelessEmitter.emit(cw, p, frameless, Integer.MAX_VALUE);
         // each typed loop copy is a method of its own (loop0, loop1, ...), so that it and run
         // each stay under HotSpot's size limit
         java.util.Map<Integer, Label> loopCalls = new java.util.TreeMap<>();
@@ -188,8 +188,10 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         Body body = new Body(cw.visitMethod(0, "run", RUN, null, null), code, level > 0 ? p.constants : null,
                 level > 1, loopCalls, internalName, sharedCalls, framelessCalls);
         body.emit();
-        cw.visitEnd();
         if (!anySize && body.size > INLINE_LIMIT) return null;
+        // the frameless entry (its size checked once, by framelessArity) only in the class kept
+        if (frameless >= 0) FramelessEmitter.emit(cw, p, frameless, Integer.MAX_VALUE);
+        cw.visitEnd();
         try {
             return cw.toByteArray();
         } catch (MethodTooLargeException e) {
