@@ -28,6 +28,8 @@ class TypedLoopsTest {
     static final AtomicInteger TYPED = new AtomicInteger();
     /** functions compiled so far whose chosen form keeps all their typed loops (calls inside included) */
     static final AtomicInteger KEPT = new AtomicInteger();
+    /** functions compiled so far whose class computes a pure math builtin in a typed loop (TierSupport.mathF) */
+    static final AtomicInteger MATH = new AtomicInteger();
     static final LuaVM COMPILED = LuaVM.builder().tier(Tier.COMPILE_ALL).functionCompiler(new FunctionCompiler() {
         final AsmFunctionCompiler inner = new AsmFunctionCompiler();
 
@@ -36,7 +38,9 @@ class TypedLoopsTest {
             int n = AsmFunctionCompiler.typedLoops(p);
             TYPED.addAndGet(n);
             if (n > 0 && inner.keepsTypedLoops(p)) KEPT.incrementAndGet();
-            return inner.compile(p, internalName);
+            byte[] b = inner.compile(p, internalName);
+            if (b != null && new String(b, java.nio.charset.StandardCharsets.ISO_8859_1).contains("mathF")) MATH.incrementAndGet();
+            return b;
         }
     }).build();
 
@@ -611,5 +615,75 @@ class TypedLoopsTest {
                 print(s)
                 """);
         assertTrue(o.error().contains("nilcall.lua:6: attempt to call a nil value (local 'g')"), o.error());
+    }
+
+    /**
+     * Pure math builtins called on a number inside a typed loop (nbody's {@code sqrt(d2)}) are
+     * computed in place behind a guard on the function: results (NaN signs included), gas and
+     * errors stay the interpreter's when the guard holds, when the function is replaced
+     * mid-loop, for abs of an integer (which keeps its type), for extra arguments, and when
+     * finalizers wait to run at the next builtin call.
+     */
+    @Test
+    void pureMathBuiltinsInATypedLoopAreComputedInPlaceBehindAGuard() {
+        int before = MATH.get();
+        var o = sameWithCalls("math.lua", """
+                local sqrt, sin, abs, exp = math.sqrt, math.sin, math.abs, math.exp
+                local s, t, u = 0.0, 0.0, 0
+                for i = 1, 200 do
+                  local x = i * 0.25 - 10
+                  s = s + sqrt(x * x) + sin(x) + abs(x) + exp(x / 100)
+                  t = t + sqrt(i)
+                  u = u + abs(i - 100)
+                end
+                print(s, t, u)
+                local n = 0.0
+                for i = 1, 4 do n = n + i * 1.5 local r = sqrt(-n) print(r, r ~= r) end
+                local f = sqrt
+                local acc = 0.0
+                for i = 1, 10 do
+                  acc = acc + f(i * 1.0)
+                  if i == 5 then f = function(v) return -v end end
+                  if i == 8 then f = math.deg end
+                end
+                print(acc)
+                """);
+        assertTrue(MATH.get() > before, "no typed math call compiled");
+        assertEquals("""
+                7064.504129781\t1892.4842110283\t10000
+                -nan\ttrue
+                -nan\ttrue
+                -nan\ttrue
+                -nan\ttrue
+                1076.002143096
+                """, o.output()); // as lua5.3
+        sameWithCalls("matherr.lua", """
+                local sqrt = math.sqrt
+                local s = 0.0
+                for i = 1, 10 do
+                  local x = i * 1.0
+                  if i == 6 then x = "4" end
+                  if i == 8 then x = {} end
+                  s = s + sqrt(x)
+                end
+                print(s)
+                """);
+        var gc = sameWithCalls("mathgc.lua", """
+                local sqrt, setmetatable = math.sqrt, setmetatable
+                local s, cur, log = 0.0, 0, {n = 0}
+                local mt = {__gc = function() log.n = log.n + 1 if log.n <= 5 then log[log.n] = cur end end}
+                local doomed = {}
+                for i = 1, 200 do doomed[i] = setmetatable({}, mt) end
+                doomed = nil
+                for i = 1, 20000 do
+                  local pad = {}
+                  cur = i
+                  s = s + sqrt(i * 1.0)
+                  cur = -i
+                end
+                print(log.n > 0, log[1], log[2], log[3], log[4], log[5])
+                """, Limits.defaults().withMemory(1_000_000));
+        // queued by a walk at an allocation of the loop, they run at the next builtin call: sqrt's
+        assertTrue(gc.output().matches("true(\t[1-9][0-9]*){5}\n"), "finalizers ran at sqrt: " + gc.output());
     }
 }

@@ -3,6 +3,7 @@ package dev.luavm.value;
 import dev.luavm.lib.CallContext;
 
 import java.util.function.Consumer;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * A function written in Java and callable from Lua: a library function or a host function.
@@ -27,7 +28,25 @@ public abstract non-sealed class Builtin extends LuaFunction {
     /** the name as found from the global table ("table.insert"), used as PUC's pushglobalfuncname */
     public final String qualifiedName;
 
+    /**
+     * For a pure function of one number ({@code math.sqrt}, {@code math.sin}, ...): its result
+     * on a float argument, exactly what a call with that one argument returns; null for every
+     * other builtin. The compiled tier computes it without the call where a loop calls such a
+     * function on a number (jit {@code RegionEmitter}), behind a guard on this field, charging
+     * what the call charges.
+     */
+    public final DoubleUnaryOperator floatFunction;
+    /** whether {@link #floatFunction} also gives the result for an integer argument, converted (not so for abs) */
+    public final boolean floatOfInteger;
+
     protected Builtin(String qualifiedName) {
+        this(qualifiedName, null, false);
+    }
+
+    /** A pure function of one number; see {@link #floatFunction} and {@link #floatOfInteger}. */
+    protected Builtin(String qualifiedName, DoubleUnaryOperator floatFunction, boolean floatOfInteger) {
+        this.floatFunction = floatFunction;
+        this.floatOfInteger = floatOfInteger;
         this.qualifiedName = qualifiedName;
         int dot = qualifiedName.lastIndexOf('.');
         this.name = dot < 0 ? qualifiedName : qualifiedName.substring(dot + 1);
@@ -58,6 +77,20 @@ public abstract non-sealed class Builtin extends LuaFunction {
      */
     public static Builtin of(String qualifiedName, Body body) {
         return new Builtin(qualifiedName) {
+            @Override
+            public int call(CallContext c) {
+                return body.call(c);
+            }
+        };
+    }
+
+    /**
+     * A shared library builtin that is a pure function of one number: {@code body} must return
+     * {@code f(x)} for a call with one float argument {@code x} (and, when {@code ofInteger},
+     * for an integer argument converted to float), charging nothing beyond the call itself.
+     */
+    public static Builtin ofFloat(String qualifiedName, Body body, DoubleUnaryOperator f, boolean ofInteger) {
+        return new Builtin(qualifiedName, f, ofInteger) {
             @Override
             public int call(CallContext c) {
                 return body.call(c);

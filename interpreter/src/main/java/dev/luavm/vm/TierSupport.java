@@ -1296,6 +1296,27 @@ abstract class TierSupport {
         return flush(st, gas);
     }
 
+    // ---- pure math builtins in typed regions (jit RegionEmitter): a CALL of one number for one
+    // result whose function is a builtin with a float function (math.sqrt, ...) computes it
+    // without the call. The call would charge nothing beyond the instruction's gas and write
+    // only its result and co.top; it would also run the finalizers a memory walk queued, so
+    // the typed form is refused while some wait.
+
+    /** The function at {@code co.stack[idx]} has a float function for this argument, and no finalizer waits. */
+    static boolean isMathF(LuaState st, Coroutine co, int idx, boolean intArg) {
+        if (!(co.stack[idx] instanceof dev.luavm.value.Builtin b) || b.floatFunction == null || intArg && !b.floatOfInteger) {
+            return false;
+        }
+        dev.luavm.meter.Collector gc = st.memory.collector();
+        return gc == null || !gc.hasPending();
+    }
+
+    /** The call of that builtin on {@code x}, as {@link Calls#callBuiltin} leaves it (its top) but for the result's boxing. */
+    static double mathF(Coroutine co, int idx, double x) {
+        co.top = idx + 2;
+        return ((dev.luavm.value.Builtin) co.stack[idx]).floatFunction.applyAsDouble(x);
+    }
+
     // ---- typed regions (dev.luavm.jit.TypedRegions): numbers unboxed in JVM locals inside
     // loops, each run by a loop method of the generated class (pcOut hands it run's pc); these
     // read, test and write the boxed registers at the region's edges, read and write tables

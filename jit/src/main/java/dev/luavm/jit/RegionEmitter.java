@@ -155,6 +155,10 @@ final class RegionEmitter implements Opcodes {
         for (int pc = r.head; pc <= r.end; pc++) {
             mv.visitLabel(typed[pc - r.head]);
             if (in(pc) == null) continue; // unreachable from the head: never jumped to
+            if (TypedRegions.mathCall(p, pc, in(pc))) {
+                mathCall(pc, in(pc));
+                continue;
+            }
             if (TypedRegions.generic(p, pc)) {
                 genericInstruction(pc, in(pc));
                 continue;
@@ -242,6 +246,10 @@ final class RegionEmitter implements Opcodes {
     private boolean[] dirtyAfter(int pc, boolean[] before) {
         boolean[] o = before.clone();
         int i = code[pc];
+        if (TypedRegions.mathCall(p, pc, in(pc))) {
+            o[a(i)] = true;
+            return o;
+        }
         if (TypedRegions.generic(p, pc)) {
             for (int x = 0; x < o.length; x++) o[x] = before[x] && boxedOnLeave(pc, x);
             return o;
@@ -329,6 +337,35 @@ final class RegionEmitter implements Opcodes {
             }
         }
         mv.visitJumpInsn(GOTO, typed[next - r.head]);
+    }
+
+    /**
+     * A pure math builtin called on a number (TypedRegions.mathCall): when the function is one
+     * ({@code isMathF}: its float function applies to this argument, no finalizer waits to run
+     * at the call), the CALL's gas and safepoint, then its float function on the argument into
+     * R(A)'s double local; otherwise the generic code does the CALL, everything boxed. Nothing
+     * else changes: a builtin call writes only its result (and co.top, which mathF sets).
+     */
+    private void mathCall(int pc, byte[] s) {
+        int i = code[pc];
+        int a = a(i);
+        boolean[] dIn = dirty[pc - r.head];
+        mv.visitVarInsn(ALOAD, L_ST);
+        reg(a);
+        mv.visitInsn(s[a + 1] == INT ? ICONST_1 : ICONST_0);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "isMathF", "(" + ST + CO + "IZ)Z", false);
+        mv.visitJumpInsn(IFEQ, exit(pc, s, dIn));
+        addGas(OpCode.CALL);
+        dOut = dIn; // the safepoint comes before the call's result, as in the generic code
+        safepoint(s, pc);
+        dOut = dirtyAfter(pc, dIn);
+        reg(a);
+        load(s, a + 1, FLT);
+        mv.visitMethodInsn(INVOKESTATIC, RT, "mathF", "(" + CO + "ID)D", false);
+        store(a, FLT);
+        byte[] o = s.clone();
+        o[a] = FLT;
+        go(pc + 1, o);
     }
 
     // ---- small emitters

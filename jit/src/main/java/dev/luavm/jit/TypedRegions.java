@@ -100,6 +100,19 @@ final class TypedRegions {
         };
     }
 
+    /**
+     * A CALL in a region that may run as a pure math builtin ({@code math.sqrt(x)}, ...) in
+     * state {@code s}: one argument, a number in a JVM local; one result; the function boxed.
+     * Its typed form is guarded at run time (the function's {@code floatFunction}); a failed
+     * guard leaves for the generic code at the CALL.
+     */
+    static boolean mathCall(Prototype p, int pc, byte[] s) {
+        int i = p.code[pc];
+        if (op(i) != OpCode.CALL || b(i) != 2 || c(i) != 2 || s == null) return false;
+        int a = a(i);
+        return a + 1 < s.length && (s[a + 1] == INT || s[a + 1] == FLT) && s[a] != INT && s[a] != FLT;
+    }
+
     /** Whether a generic instruction may write register {@code x} (results; a call: everything from A up). */
     static boolean writes(Prototype p, int pc, int x) {
         int i = p.code[pc];
@@ -525,6 +538,12 @@ final class TypedRegions {
             }
             case SETTABUP, SETUPVAL -> { }
             case CALL -> {
+                if (demand != null && mathCall(p, pc, s)) {
+                    // typed: a float result, nothing else written (RegionEmitter's mathCall)
+                    if (used != null) used[a + 1] = true;
+                    def(s, used, a, FLT);
+                    break;
+                }
                 for (int x = a; x < s.length; x++) s[x] = ANY;
                 if (used != null) used[a] = true;
             }

@@ -27,8 +27,14 @@ final class MathFunctions {
 
     static int abs(CallContext c) {
         if (c.arg(1) instanceof Long n) return c.ret(n < 0 ? -n : n); // wraps for mininteger, as in C
-        double d = c.checkNumber(1);
-        return c.ret(Double.longBitsToDouble(Double.doubleToRawLongBits(d) & Long.MAX_VALUE));
+        return c.ret(absF(c.checkNumber(1)));
+    }
+
+    // The float functions below are each builtin's whole result on a float argument
+    // (Builtin.floatFunction): the call and the compiled tier's typed form share them.
+
+    static double absF(double d) {
+        return Double.longBitsToDouble(Double.doubleToRawLongBits(d) & Long.MAX_VALUE);
     }
 
     static int floor(CallContext c) {
@@ -119,39 +125,60 @@ final class MathFunctions {
     }
 
     static int sqrt(CallContext c) {
-        double x = c.checkNumber(1);
-        return c.ret(FloatResults.of(Math.sqrt(x), x));
+        return c.ret(sqrtF(c.checkNumber(1)));
+    }
+
+    static double sqrtF(double x) {
+        return FloatResults.of(Math.sqrt(x), x);
     }
 
     static int exp(CallContext c) {
-        double x = c.checkNumber(1);
-        return c.ret(FloatResults.of(Math.exp(x), x));
+        return c.ret(expF(c.checkNumber(1)));
+    }
+
+    static double expF(double x) {
+        return FloatResults.of(Math.exp(x), x);
     }
 
     static int sin(CallContext c) {
-        double x = c.checkNumber(1);
-        return c.ret(FloatResults.of(Math.sin(x), x));
+        return c.ret(sinF(c.checkNumber(1)));
+    }
+
+    static double sinF(double x) {
+        return FloatResults.of(Math.sin(x), x);
     }
 
     static int cos(CallContext c) {
-        double x = c.checkNumber(1);
-        return c.ret(FloatResults.of(Math.cos(x), x));
+        return c.ret(cosF(c.checkNumber(1)));
+    }
+
+    static double cosF(double x) {
+        return FloatResults.of(Math.cos(x), x);
     }
 
     static int tan(CallContext c) {
-        double x = c.checkNumber(1);
-        return c.ret(FloatResults.of(Math.tan(x), x));
+        return c.ret(tanF(c.checkNumber(1)));
+    }
+
+    static double tanF(double x) {
+        return FloatResults.of(Math.tan(x), x);
     }
 
     /** asin and acos of an out-of-range argument are a positive NaN in glibc; no fix needed. */
     static int asin(CallContext c) {
-        double x = c.checkNumber(1);
-        return c.ret(FloatResults.positive(Math.asin(x), x));
+        return c.ret(asinF(c.checkNumber(1)));
+    }
+
+    static double asinF(double x) {
+        return FloatResults.positive(Math.asin(x), x);
     }
 
     static int acos(CallContext c) {
-        double x = c.checkNumber(1);
-        return c.ret(FloatResults.positive(Math.acos(x), x));
+        return c.ret(acosF(c.checkNumber(1)));
+    }
+
+    static double acosF(double x) {
+        return FloatResults.positive(Math.acos(x), x);
     }
 
     /**
@@ -166,11 +193,19 @@ final class MathFunctions {
     }
 
     static int deg(CallContext c) {
-        return c.ret(c.checkNumber(1) * (180.0 / Math.PI));
+        return c.ret(degF(c.checkNumber(1)));
+    }
+
+    static double degF(double x) {
+        return x * (180.0 / Math.PI);
     }
 
     static int rad(CallContext c) {
-        return c.ret(c.checkNumber(1) * (Math.PI / 180.0));
+        return c.ret(radF(c.checkNumber(1)));
+    }
+
+    static double radF(double x) {
+        return x * (Math.PI / 180.0);
     }
 
     /** {@code math.log(x [, base])}, with C's {@code log2} and {@code log10} for bases 2 and 10. */
