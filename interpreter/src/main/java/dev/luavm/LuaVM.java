@@ -79,13 +79,31 @@ public final class LuaVM {
         this.compileMemory = b.compileMemory;
         this.ledger = b.ledger != null ? b.ledger : ResumeLedger.inMemory();
         this.snapshotKey = b.snapshotKey;
-        Map<String, Library> found = new LinkedHashMap<>();
-        Iterable<Library> libs = b.libraries != null ? b.libraries
-                : ServiceLoader.load(Library.class, LuaVM.class.getClassLoader());
-        for (Library lib : libs) found.putIfAbsent(lib.name(), lib);
-        this.bundles = Collections.unmodifiableMap(found);
+        this.bundles = Collections.unmodifiableMap(b.libraries != null ? byName(b.libraries) : classPathBundles());
         this.tiering = new dev.luavm.vm.Tiering(b.tier, b.tier == dev.luavm.vm.tier.Tier.INTERP ? null
                 : b.functionCompiler != null ? b.functionCompiler : dev.luavm.vm.Tiering.findCompiler(LuaVM.class.getClassLoader()));
+    }
+
+    /** The bundles {@link ServiceLoader} finds on the class path, by name (the first of a name wins). */
+    private static Map<String, Library> classPathBundles() {
+        // Loading them initialises the library's classes, whose static tables and lambda
+        // bootstraps need more Java stack than a small host thread has (128 KiB is not enough),
+        // and a class whose initialisation failed stays unusable: so the first time, on a
+        // thread with room. Later runtimes find the classes initialised.
+        if (bundleClassesReady) return byName(ServiceLoader.load(Library.class, LuaVM.class.getClassLoader()));
+        Map<String, Library> found = dev.luavm.vm.RoomyStack.call("bundles",
+                () -> byName(ServiceLoader.load(Library.class, LuaVM.class.getClassLoader())));
+        bundleClassesReady = true;
+        return found;
+    }
+
+    /** Set once the bundles' classes have been initialised (on a roomy thread); never reset. */
+    private static volatile boolean bundleClassesReady;
+
+    private static Map<String, Library> byName(Iterable<Library> libs) {
+        Map<String, Library> found = new LinkedHashMap<>();
+        for (Library lib : libs) found.putIfAbsent(lib.name(), lib);
+        return found;
     }
 
     /** A runtime with default settings. */

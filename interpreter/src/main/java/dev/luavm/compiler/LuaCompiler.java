@@ -35,8 +35,10 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
  * ordered, so colliding keys cost a tree bin's depth; labels and pending gotos are found by name
  * per block).
  * At the maximum nesting PUC allows, the ANTLR parser and the compiler's events need more than
- * 512 KB and less than 768 KB of Java stack; compile on a thread with the default 1 MB stack or
- * more (with less, such a chunk fails with {@code chunk nested too deeply for the host stack}).
+ * 512 KB and less than 768 KB of Java stack, and a function in an argument list already more
+ * than 100 KB: a compilation that runs out of stack on the caller's thread is done again on a
+ * thread with room ({@link dev.luavm.vm.RoomyStack}), its gas paid once, so any host thread
+ * compiles anything PUC accepts.
  * Binary chunks (starting with ESC) are the caller's business; here they are a lexical error.
  */
 public final class LuaCompiler {
@@ -61,6 +63,31 @@ public final class LuaCompiler {
      * compilation, and everything held is released when it ends.
      */
     public static Prototype compile(byte[] source, String chunkName, CompileMeter meter) throws LuaError {
+        CreditMeter first = new CreditMeter(meter, 0);
+        try {
+            return compileHere(source, chunkName, first, false);
+        } catch (LuaError | dev.luavm.vm.LuaTermination e) {
+            throw e; // the chunk's own error, or the meter's (gas, time, cancel, memory): final
+        } catch (StackOverflowError | AssertionError | RuntimeException e) {
+            if (first.meterThrew) throw e; // whatever the meter throws ends the compile as it is
+            // A host thread with a small stack (128 KiB, say): compile again on a thread with room
+            // for PUC's deepest nesting. The overflow may also surface as another exception: ANTLR
+            // runs each rule's exitRule in a finally block, so the compiler's exit events run
+            // while the overflow unwinds, on half-built state, and what they throw replaces it
+            // (an assertion, under -ea). A real bug throws the same again on the roomy thread.
+            // The work the first attempt paid for is credited, so the gas is what one
+            // compilation costs, on any thread.
+            CreditMeter again = new CreditMeter(meter, first.charged);
+            return dev.luavm.vm.RoomyStack.call("compile", () -> compileHere(source, chunkName, again, true));
+        }
+    }
+
+    /**
+     * One compilation on this thread. A {@link StackOverflowError} propagates (the caller tries
+     * again on a roomier thread), unless {@code roomy}: then this thread already has the room the
+     * nesting bound needs, and running out means a bug, reported as a syntax error.
+     */
+    private static Prototype compileHere(byte[] source, String chunkName, CompileMeter meter, boolean roomy) {
         CompileAccount account = new CompileAccount(meter);
         try {
             CompileErrors errors = new CompileErrors(chunkName);
@@ -78,8 +105,8 @@ public final class LuaCompiler {
                 }
             } catch (StackOverflowError e) {
                 // The checker bounds nesting at PUC's 200 levels, which needs under 768 KB of Java
-                // stack (the default thread stack is 1 MB). On a thread with less stack left, fail
-                // cleanly, in the check or in the parse, rather than let the overflow escape.
+                // stack; the roomy thread has several times that. Never let the overflow escape.
+                if (!roomy) throw e;
                 throw errors.semantic(checked.line(), "chunk nested too deeply for the host stack");
             }
         } finally {
@@ -163,6 +190,64 @@ public final class LuaCompiler {
         @Override
         public TokenFactory<?> getTokenFactory() {
             return CommonTokenFactory.DEFAULT;
+        }
+    }
+
+    /**
+     * Passes a compilation's charges on to the caller's meter, less a credit: the work an
+     * earlier attempt at the same compilation already paid for (compiling is deterministic, so
+     * the attempts do the same work in the same order, and the earlier one paid for a prefix of
+     * it). Counts what it charged, for the next attempt's credit.
+     */
+    private static final class CreditMeter implements CompileMeter {
+        private final CompileMeter meter;
+        private long credit;
+        long charged;
+        /** set when the caller's meter threw (not for lack of stack): its exception ends the compilation, never retried */
+        boolean meterThrew;
+
+        CreditMeter(CompileMeter meter, long credit) {
+            this.meter = meter;
+            this.credit = credit;
+        }
+
+        @Override
+        public void work(long units) {
+            long due = units;
+            if (credit > 0) {
+                long used = Math.min(credit, due);
+                credit -= used;
+                due -= used;
+            }
+            charged += units;
+            if (due > 0) {
+                try {
+                    meter.work(due);
+                } catch (RuntimeException | Error e) {
+                    meterThrew = !(e instanceof StackOverflowError);
+                    throw e;
+                }
+            }
+        }
+
+        @Override
+        public void hold(long bytes) {
+            try {
+                meter.hold(bytes);
+            } catch (RuntimeException | Error e) {
+                meterThrew = !(e instanceof StackOverflowError);
+                throw e;
+            }
+        }
+
+        @Override
+        public void release(long bytes) {
+            try {
+                meter.release(bytes);
+            } catch (RuntimeException | Error e) {
+                meterThrew = !(e instanceof StackOverflowError);
+                throw e;
+            }
         }
     }
 }

@@ -38,7 +38,8 @@ import dev.luavm.vm.LuaError;
  * <ul>
  *   <li><b>Depth.</b> Recursion is bounded by {@link #MAXCCALLS} = 200 nested {@code match}
  *       calls ("pattern too complex"), as PUC's {@code matchdepth}; each level costs a few Java
- *       frames, far below the Java stack.</li>
+ *       frames, far below a default Java stack. On a host thread with a small stack (128 KiB)
+ *       the stack may run out first: that is "pattern too complex" too.</li>
  *   <li><b>Captures.</b> At most {@link #MAXCAPTURES} = 32 ("too many captures").</li>
  *   <li><b>Time.</b> Backtracking is exponential in the worst case ({@code ("a"):rep(30) ..
  *       "b"} against {@code ("a*"):rep(30) .. "c"}), so every step is charged as gas: each
@@ -97,7 +98,12 @@ final class PatternMatcher {
     int matchAt(int s, int p) {
         level = 0;
         depth = MAXCCALLS;
-        return match(s, p);
+        try {
+            return match(s, p);
+        } catch (StackOverflowError e) {
+            // a host thread with a small stack runs out before MAXCCALLS levels: the same error
+            throw error("pattern too complex");
+        }
     }
 
     /** Charges the steps counted so far. */

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * Expected results were printed by lua5.3 (5.3.6): {@code i:} an integer, {@code f:} a float as
  * {@code %.17g} (so bits must match, not just the 14 digits {@code tostring} shows).
  */
+@org.junit.jupiter.api.extension.ExtendWith(dev.luavm.stdlib.SmallStackExtension.class) // a 128 KiB host thread in the small-stack run
 class MathLibraryTest {
     private final FakeSandbox box = new FakeSandbox().install(new MathLibrary());
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * Expected values come from lua5.3 (5.3.6, glibc) run with {@code TZ=UTC} and, for local time,
  * {@code TZ=UTC-5:30} (offset +05:30, which the fake host injects as 19800 seconds).
  */
+@org.junit.jupiter.api.extension.ExtendWith(dev.luavm.stdlib.SmallStackExtension.class) // a 128 KiB host thread in the small-stack run
 class SafeOsLibraryTest {
     private static final int IST = 19800;
     private final FakeSandbox box = new FakeSandbox().install(new SafeOsLibrary());

@@ -17,6 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Messages follow lua5.3 (5.3.6); the host searcher's lines are ours (no file system). */
+@org.junit.jupiter.api.extension.ExtendWith(dev.luavm.stdlib.SmallStackExtension.class) // a 128 KiB host thread in the small-stack run
 class PackageLibraryTest {
     private final List<String> log = new ArrayList<>();
     private final FakeSandbox box = new FakeSandbox();

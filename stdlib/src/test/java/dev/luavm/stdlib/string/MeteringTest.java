@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Gas and memory: builtins pay for their work and their results before doing it (threats T4, T5, T6, T9). */
+@org.junit.jupiter.api.extension.ExtendWith(dev.luavm.stdlib.SmallStackExtension.class) // a 128 KiB host thread in the small-stack run
 class MeteringTest {
     private static final long MB = 1 << 20;
 

@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * the reference printed. Rendering: strings quoted with {@code \ddd} for non-printable bytes,
  * integers in decimal, floats as {@code f:%.17g}, then booleans and nil.
  */
+@org.junit.jupiter.api.extension.ExtendWith(dev.luavm.stdlib.SmallStackExtension.class) // a 128 KiB host thread in the small-stack run
 abstract class OracleTestBase {
     static final Builtin LEN = StringLibrary.LEN, SUB = StringLibrary.SUB, UPPER = StringLibrary.UPPER,
             LOWER = StringLibrary.LOWER, REP = StringLibrary.REP, REVERSE = StringLibrary.REVERSE,

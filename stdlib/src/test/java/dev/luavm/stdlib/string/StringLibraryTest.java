@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Installation, callbacks into "Lua" (Java lambdas here), gmatch state and metamethods. */
+@org.junit.jupiter.api.extension.ExtendWith(dev.luavm.stdlib.SmallStackExtension.class) // a 128 KiB host thread in the small-stack run
 class StringLibraryTest {
     private static final class FakeInstall implements InstallContext {
         final MemoryMeter meter = MemoryMeter.unlimited();

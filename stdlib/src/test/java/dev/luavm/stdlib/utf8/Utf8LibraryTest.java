@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Expected values and messages come from lua5.3 (5.3.6). */
+@org.junit.jupiter.api.extension.ExtendWith(dev.luavm.stdlib.SmallStackExtension.class) // a 128 KiB host thread in the small-stack run
 class Utf8LibraryTest {
     private final FakeSandbox box = new FakeSandbox().install(new Utf8Library());
 

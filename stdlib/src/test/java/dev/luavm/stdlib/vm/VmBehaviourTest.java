@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** Limits and control flow of the VM: depth, re-entry, gas, cancellation, coroutines at scale. */
+@org.junit.jupiter.api.extension.ExtendWith(dev.luavm.stdlib.SmallStackExtension.class) // a 128 KiB host thread in the small-stack run
 class VmBehaviourTest {
     private TestHost host;
 

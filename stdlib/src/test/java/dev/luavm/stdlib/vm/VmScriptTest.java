@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * was produced by {@code lua5.3 -e PRELUDE script.lua} (PUC-Rio 5.3.6, the oracle). Addresses
  * ({@code 0x...}) are normalised. The prelude defines the few globals the scripts use.
  */
+@org.junit.jupiter.api.extension.ExtendWith(dev.luavm.stdlib.SmallStackExtension.class) // a 128 KiB host thread in the small-stack run
 class VmScriptTest {
     static final String PRELUDE = "io_write = io and io.write or function(...) for i = 1, select('#', ...) do "
             + "local v = select(i, ...) __w(v) end end; math_maxint, math_minint, math_huge = "

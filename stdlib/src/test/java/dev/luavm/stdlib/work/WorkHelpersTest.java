@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The byte rule's helpers: what ByteWork and the charged string compares charge, and that they charge before the work. */
+@org.junit.jupiter.api.extension.ExtendWith(dev.luavm.stdlib.SmallStackExtension.class) // a 128 KiB host thread in the small-stack run
 class WorkHelpersTest {
     private static final Builtin NONE = Builtin.of("none", c -> 0);
 
