@@ -60,7 +60,8 @@ public final class Capabilities {
             "for", "function", "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then",
             "true", "until", "while");
     private static final Capabilities NONE = new Capabilities(new LinkedHashSet<>(), new LinkedHashMap<>(), null);
-    private static final Capabilities STANDARD = builder().bundles(STANDARD_BUNDLES).build();
+    // not through build(): its check would look for the bundles while this class initialises
+    private static final Capabilities STANDARD = new Capabilities(new LinkedHashSet<>(STANDARD_BUNDLES), new LinkedHashMap<>(), null);
 
     /**
      * A host function granted under {@code path}, as declared: description, safety class,
@@ -220,6 +221,8 @@ public final class Capabilities {
     /** Collects bundles and host functions. Not thread-safe; {@link #build()} makes an immutable copy. */
     public static final class Builder {
         private final LinkedHashSet<String> bundles = new LinkedHashSet<>();
+        /** the names build() accepts; null: the bundles on the class path */
+        private Set<String> available;
         private final LinkedHashMap<String, Grant> grants = new LinkedHashMap<>();
         private dev.luavm.vfs.Vfs filesystem;
 
@@ -240,7 +243,7 @@ public final class Capabilities {
 
         /**
          * Adds bundles by name; {@code "standard"} adds the standard set and {@code "none"}
-         * nothing. Names are checked against the bundles found at sandbox creation.
+         * nothing. {@link #build()} checks the names ({@link #availableBundles}).
          */
         public Builder bundle(String... names) {
             return bundles(List.of(names));
@@ -343,8 +346,31 @@ public final class Capabilities {
             if (text.indexOf('\n') >= 0) throw new IllegalArgumentException(what + " must be one line");
         }
 
-        /** The capabilities granted so far (the builder may go on). */
+        /**
+         * The bundle names {@link #build()} accepts, for a runtime whose bundles are not those on
+         * the class path ({@code LuaVM.Builder.libraries}): pass its
+         * {@link LuaVM#availableBundles()}. By default, the bundles {@link java.util.ServiceLoader}
+         * finds on the class path, as {@link LuaVM#create()} does.
+         */
+        public Builder availableBundles(java.util.Collection<String> names) {
+            this.available = Set.copyOf(names);
+            return this;
+        }
+
+        /**
+         * The capabilities granted so far (the builder may go on).
+         *
+         * @throws IllegalArgumentException for a bundle name no available bundle has (a typo
+         *         fails here, not when a sandbox is made), naming the available ones
+         */
         public Capabilities build() {
+            Set<String> known = available != null ? available : classPathBundles();
+            for (String b : bundles) {
+                if (!known.contains(b)) {
+                    throw new IllegalArgumentException("unknown capability bundle '" + b + "' (available: "
+                            + String.join(", ", new java.util.TreeSet<>(known)) + ")");
+                }
+            }
             return new Capabilities(new LinkedHashSet<>(bundles), new LinkedHashMap<>(grants), filesystem);
         }
 
@@ -496,5 +522,30 @@ public final class Capabilities {
                 }
             }
         }
+    }
+
+    /** The names of the bundles on the class path, found when a builder first checks a name, or null. */
+    private static volatile Set<String> classPathBundles;
+
+    private static Set<String> classPathBundles() {
+        Set<String> names = classPathBundles;
+        if (names == null) {
+            // Instantiating the providers initialises the library's classes: on a roomy thread
+            // (see LuaVM's discovery), whatever the stack of the host thread that asked. Not in
+            // a static initialiser: the roomy thread would wait for the class that waits for it.
+            // Two threads that race here both find the same names.
+            names = dev.luavm.vm.RoomyStack.call("bundles", Capabilities::findClassPathBundles);
+            classPathBundles = names;
+        }
+        return names;
+    }
+
+    private static Set<String> findClassPathBundles() {
+        Set<String> names = new java.util.HashSet<>();
+        for (dev.luavm.lib.Library lib : java.util.ServiceLoader.load(dev.luavm.lib.Library.class,
+                Capabilities.class.getClassLoader())) {
+            names.add(lib.name());
+        }
+        return Set.copyOf(names);
     }
 }

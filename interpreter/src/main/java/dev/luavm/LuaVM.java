@@ -541,7 +541,12 @@ public final class LuaVM {
             return this;
         }
 
-        /** Uses these bundles instead of the ones {@link ServiceLoader} finds. */
+        /**
+         * Uses these bundles instead of the ones {@link ServiceLoader} finds. Capabilities that
+         * name a bundle only these provide are built with
+         * {@code Capabilities.builder().availableBundles(vm.availableBundles())}, since
+         * {@link Capabilities.Builder#build()} otherwise checks names against the class path's.
+         */
         public Builder libraries(Iterable<Library> libraries) {
             this.libraries = Objects.requireNonNull(libraries);
             return this;

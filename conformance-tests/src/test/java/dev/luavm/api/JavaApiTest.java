@@ -326,6 +326,22 @@ class JavaApiTest {
     // ------------------------------------------------------------------ cancel
 
     @Test
+    void anUnknownBundleNameFailsWhenTheCapabilitiesAreBuilt() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Capabilities.builder().bundle("base", "strnig").build());
+        assertTrue(e.getMessage().startsWith("unknown capability bundle 'strnig' (available: "), e.getMessage());
+        assertTrue(e.getMessage().contains("string") && e.getMessage().contains("compat"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Capabilities.standard().toBuilder().bundle("io.exit").build());
+        // every bundle the runtime has is accepted, and "standard"/"none" are not bundle names but sets
+        assertEquals(LuaVM.create().availableBundles(),
+                Capabilities.builder().bundles(LuaVM.create().availableBundles()).bundle("none").build().bundles());
+        // a runtime with bundles of its own (LuaVM.Builder.libraries) names them to the builder
+        Capabilities own = Capabilities.builder().availableBundles(java.util.Set.of("mine")).bundle("mine").build();
+        assertEquals(java.util.Set.of("mine"), own.bundles());
+        assertThrows(IllegalArgumentException.class, () -> LuaVM.newSandbox(own, Limits.defaults())); // not on this class path
+    }
+
+    @Test
     void aCancelWhileIdleDoesNothingButTheNextRunsOwnCancelEndsIt() {
         try (Sandbox sb = sandbox()) {
             sb.cancel(); // idle: no later run is affected (a pool's next tenant)
