@@ -139,6 +139,8 @@ public final class Sandbox implements AutoCloseable {
     private long runsStarted;
     /** the id of a run not yet started that its {@link Run} cancelled, or 0 (guarded by runLock) */
     private long cancelledBeforeStart;
+    /** the latest run ended with os.exit without its close argument: close() runs no finalizer, as lua5.3 exits without lua_close */
+    private volatile boolean exitedWithoutClose;
     /** set when the sandbox may be inconsistent (a Java error escaped the VM); it then refuses to run */
     private volatile String broken;
     private Usage usage = new Usage(0, 0, 0, 0, Duration.ZERO);
@@ -561,6 +563,7 @@ public final class Sandbox implements AutoCloseable {
             }
             // under the lock, so a Run's cancel lands either before this run (recorded) or during it
             long id = ++runsStarted;
+            exitedWithoutClose = false;
             cancelledBeforeStart = this.cancelledBeforeStart == id;
             this.cancelledBeforeStart = 0;
             Duration timeout = limits.timeout();
@@ -670,7 +673,10 @@ public final class Sandbox implements AutoCloseable {
             broken = "the JVM ran out of memory during a run";
             throw new LuaLimitException(LuaLimitException.Limit.MEMORY, e);
         } catch (RuntimeException e) {
-            if (Engine.isExit(e)) throw new LuaExitException(env.exitStatus());
+            if (Engine.isExit(e)) {
+                exitedWithoutClose = !env.exitClose();
+                throw new LuaExitException(env.exitStatus());
+            }
             LuaLimitException.Limit limit = Engine.terminationLimit(e);
             if (limit == null) throw e;
             throw new LuaLimitException(limit);
@@ -1027,13 +1033,63 @@ public final class Sandbox implements AutoCloseable {
         return gateway.abandonedCalls();
     }
 
-    /** Closes the sandbox: a run in progress is cancelled; later calls fail. Any thread. */
+    /**
+     * Closes the sandbox; later calls fail. Any thread. Idle, it first runs the {@code __gc}
+     * finalizers of every object still marked for finalization, reachable or not, as
+     * {@code lua_close} does: those a collection queued already, then the others in the reverse
+     * order of their marking, as one last run (kind {@code close} in the audit log) under the
+     * sandbox's limits, an error in one dropped (as lua5.3 drops it) and a limit ending them all.
+     * A run in progress is cancelled instead, and no finalizer runs; none runs either when the
+     * latest run ended with {@code os.exit(code)} (lua5.3 exits without closing the state unless
+     * the script passes {@code os.exit(code, true)}), or when the sandbox is broken.
+     */
     @Override
     public void close() {
-        closed = true;
-        cancel();
+        if (!closed && finalizersAtClose()) {
+            try {
+                execute(new RunSource("close", "=(close)", () -> null, null, null), () -> CLOSE_FINALIZERS, new Object[0]);
+            } catch (LuaException e) {
+                // a limit ended the finalizers, or a run started meanwhile (BUSY): close anyway
+            }
+        }
+        synchronized (runLock) {
+            closed = true;
+            if (runner != null) cancelInProgress();
+        }
         if (input != null) input.close(); // ends its reader thread; the host's stream stays open
     }
+
+    /** True when close() has finalizers to run: idle, usable, and an object is marked or queued. */
+    private boolean finalizersAtClose() {
+        synchronized (runLock) {
+            if (runner != null || broken != null || closed || exitedWithoutClose) return false;
+            Collector gc = meter.collector();
+            return gc != null && (gc.hasPending() || !gc.finalizable().isEmpty());
+        }
+    }
+
+    /** The close run: every finalizer still due, errors dropped ({@code luaC_freeallobjects}). */
+    private static final Builtin CLOSE_FINALIZERS = Builtin.of("close", c -> {
+        Collector gc = c.memory().collector();
+        gc.separateAll();
+        // claimed, so that the library calls inside one finalizer do not run the others (Finalizers)
+        if (!gc.enterFinalizers()) return c.ret();
+        try {
+            Object o;
+            while ((o = gc.nextToFinalize()) != null) {
+                Object f = Collector.finalizerOf(o);
+                if (!(f instanceof dev.luavm.value.LuaFunction)) continue;
+                try {
+                    c.callImplicitly(f, o);
+                } catch (dev.luavm.vm.LuaError e) {
+                    // lua_close ignores a finalizer's error and goes on with the next
+                }
+            }
+        } finally {
+            gc.exitFinalizers();
+        }
+        return c.ret();
+    });
 
     private void checkUsable() {
         if (closed) throw new LuaSandboxStateException(LuaSandboxStateException.Reason.CLOSED, "sandbox is closed");

@@ -41,6 +41,7 @@ final class SandboxEnvironment implements HostEnvironment {
 
     private Runnable onExit = () -> { };
     private int exitStatus;
+    private boolean exitClose;
 
     SandboxEnvironment(Clock clock, long seed, OutputSink sink, Function<String, String> modules) {
         this(clock, seed, sink, modules, null, null, null);
@@ -66,6 +67,11 @@ final class SandboxEnvironment implements HostEnvironment {
     /** The status of the latest {@code os.exit}. */
     int exitStatus() {
         return exitStatus;
+    }
+
+    /** Whether the latest {@code os.exit} asked for the state to be closed (its second argument). */
+    boolean exitClose() {
+        return exitClose;
     }
 
     /** Starts a run's output budget; {@code onOverflow} must throw to end the run. */
@@ -195,6 +201,12 @@ final class SandboxEnvironment implements HostEnvironment {
 
     @Override
     public RuntimeException exit(int status) {
+        return exit(status, false);
+    }
+
+    @Override
+    public RuntimeException exit(int status, boolean close) {
+        exitClose = close;
         exitStatus = status;
         onExit.run();
         throw new IllegalStateException("exit handler returned");

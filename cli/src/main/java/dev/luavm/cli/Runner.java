@@ -164,7 +164,8 @@ final class Runner {
             if (status == 0 && exited == null && options.save != null) status = save(current);
             return status;
         } finally {
-            current.close();
+            current.close(); // runs the pending __gc finalizers, as lua.c's lua_close
+            console.out.flush();
             closeQuietly(log);
         }
     }

@@ -8,6 +8,7 @@ import java.util.Map;
  *
  * @param kind          {@code "eval"} (source text), {@code "run"} (a compiled chunk), {@code "call"} (a global function)
  *                      or {@code "tostring"} (an error object's {@code __tostring}, {@code Sandbox.errorMessage})
+ *                      or {@code "close"} (the {@code __gc} finalizers {@code Sandbox.close} runs)
  * @param chunk         the chunk name, or the function's name for a call
  * @param sourceSha256  SHA-256 of the source bytes in hex; null for a call (no source)
  * @param inputsDigest  SHA-256 of the run's arguments in a canonical encoding ({@link Digests#ofValues})

@@ -60,6 +60,16 @@ public interface HostEnvironment {
         throw new UnsupportedOperationException("os.exit");
     }
 
+    /**
+     * Ends the run for {@code os.exit(status, close)}: as {@link #exit(int)}; {@code close} is
+     * the script's second argument, which asks for the state to be closed (its pending
+     * {@code __gc} finalizers run when the host closes the sandbox, as {@code lua_close} runs
+     * them; without it they do not, as lua5.3 exits without closing).
+     */
+    default RuntimeException exit(int status, boolean close) {
+        return exit(status);
+    }
+
     /** The sandbox's file system ({@code io.open}, {@code os.remove}, ...), or null when the host granted none. */
     default FileSystem fileSystem() {
         return null;

@@ -56,6 +56,16 @@ public final class Collector {
     /** separated objects waiting for their finalizer, next first */
     private final ArrayDeque<Object> tobefnz = new ArrayDeque<>(0);
     private int collections;
+    /**
+     * Work credited by {@code collectgarbage("step")} since the latest collection, in bytes:
+     * when it covers the heap, the step finishes the cycle ({@link #step})
+     */
+    private long stepCredit;
+    /**
+     * What one basic step ({@code collectgarbage("step")} or {@code ("step", 0)}) credits: PUC
+     * 5.3's GCSTEPSIZE, {@code 100 * sizeof(TString)} bytes
+     */
+    static final long BASIC_STEP_BYTES = 2400;
     /** true while finalizers run (a collection inside one queues, never runs, further finalizers) */
     private boolean finalizing;
 
@@ -88,6 +98,17 @@ public final class Collector {
     public void register(Object o, LuaTable mt) {
         if (mt == null || mt.getStr(GC) == null) return;
         if (marked.put(o, Boolean.TRUE) == null) finobj.add(o);
+    }
+
+    /**
+     * Queues every object still marked for finalization, reachable or not, after those queued
+     * already, in the reverse order of their marking ({@code separatetobefnz(g, 1)}, as
+     * {@code lua_close} does): for the finalizers a closing sandbox runs.
+     */
+    public void separateAll() {
+        for (int i = finobj.size() - 1; i >= 0; i--) tobefnz.addLast(finobj.get(i));
+        finobj.clear();
+        marked.clear();
     }
 
     /** The next object whose finalizer is due, or null; it leaves the queue. */
@@ -129,6 +150,28 @@ public final class Collector {
         return mt == null ? null : mt.getStr(GC);
     }
 
+    /**
+     * {@code collectgarbage("step", kib)}: PUC 5.3's collector is incremental, and a step does
+     * about {@code kib} KiB of its work plus a basic step ({@link #BASIC_STEP_BYTES}), returning
+     * true when that finished a cycle. Here a collection is one walk, so steps are paced the same
+     * way instead: each credits that much work, and the step whose credit reaches
+     * {@code heapBytes} (what the sandbox holds) finishes the cycle: it returns true and the
+     * caller collects; the others return false and collect nothing. So
+     * {@code repeat until collectgarbage("step")} ends after a number of steps that grows with
+     * the heap, a step of 20,000 KiB finishes at once, and a fresh state answers a lone
+     * {@code collectgarbage("step")} with false, as lua5.3 does. Any collection restarts the
+     * count. Deterministic: it depends on the accounted heap only. The credit is not part of a
+     * snapshot (a restored sandbox starts a fresh cycle).
+     */
+    public boolean step(long kib, long heapBytes) {
+        long work = kib <= 0 ? BASIC_STEP_BYTES
+                : kib >= Long.MAX_VALUE / 1024 - BASIC_STEP_BYTES ? Long.MAX_VALUE / 2 : kib * 1024 + BASIC_STEP_BYTES;
+        stepCredit = Math.min(stepCredit + work, Long.MAX_VALUE / 2);
+        if (stepCredit < heapBytes) return false;
+        stepCredit = 0;
+        return true;
+    }
+
     /** How many walks have collected (for tests and {@code collectgarbage("step")}). */
     public int collections() {
         return collections;
@@ -162,6 +205,7 @@ public final class Collector {
         running = isRunning;
         collections = collectionCount;
         finalizing = false;
+        stepCredit = 0;
     }
 
     /** The queue of objects to finalize is a root: they live until their finalizer ran. */
@@ -172,6 +216,7 @@ public final class Collector {
     /** Steps 1 to 4 of the class comment, on a walk whose mark from the roots has propagated. */
     void collect(LiveHeapWalker.Mark m) {
         collections++;
+        stepCredit = 0; // a cycle finished
         converge(m, 0);
         // 2. weak values, before resurrection
         int before = m.weak.size();

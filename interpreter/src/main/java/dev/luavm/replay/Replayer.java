@@ -345,6 +345,7 @@ public final class Replayer {
                     CompiledChunk chunk = vm.compile(run.loadName(), src);
                     sandbox.run(chunk, inputs);
                 }
+                case "close" -> sandbox.close(); // the finalizers a closing sandbox ran
                 default -> sandbox.call(s.chunk(), inputs);
             }
             return null;

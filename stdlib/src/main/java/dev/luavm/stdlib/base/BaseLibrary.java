@@ -295,7 +295,7 @@ public final class BaseLibrary implements Library {
     static final Builtin COLLECTGARBAGE = Builtin.of("collectgarbage", c -> {
         int opt = c.checkOption(1, "collect", "collect", "stop", "restart", "count", "step", "setpause",
                 "setstepmul", "isrunning");
-        c.optInteger(2, 0); // checked for every option, as 5.3 does
+        long data = c.optInteger(2, 0); // checked for every option, as 5.3 does
         return switch (opt) {
             case 0 -> {
                 collect(c);
@@ -309,7 +309,10 @@ public final class BaseLibrary implements Library {
             }
             case 3 -> c.ret(c.memory().current() / 1024.0);
             case 4 -> {
-                collect(c); // a step is a whole cycle: it always finishes one
+                // paced as lua5.3's incremental steps (Collector.step): true when it finished a cycle
+                Collector gc = c.memory().collector();
+                if (gc != null && !gc.step(data, c.memory().current())) yield c.ret(Boolean.FALSE);
+                collect(c);
                 yield c.ret(Boolean.TRUE);
             }
             case 5, 6 -> c.ret(200L); // the previous pause and step multiplier, as 5.3's defaults

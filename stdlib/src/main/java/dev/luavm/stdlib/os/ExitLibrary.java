@@ -34,11 +34,16 @@ public final class ExitLibrary implements Library {
         ctx.globals().put(OS, os);
     }
 
-    /** {@code os_exit} of 5.3: the second argument (close the state) has nothing to do here. */
+    /**
+     * {@code os_exit} of 5.3; a true second argument asks for the state to be closed, so the
+     * pending {@code __gc} finalizers run when the host closes the sandbox (without it, lua5.3
+     * exits without running them).
+     */
     static int exit(CallContext c) {
         int status;
         if (c.arg(1) instanceof Boolean b) status = b ? 0 : 1;
         else status = (int) c.optInteger(1, 0);
-        throw c.host().exit(status);
+        Object close = c.arg(2);
+        throw c.host().exit(status, close != null && close != Boolean.FALSE);
     }
 }
