@@ -68,6 +68,28 @@ class MainTest {
         assertEquals("nil\tnil\tnil\tnil\n", strict.out, strict.err);
     }
 
+    /** An error through a coroutine.wrap function: message and traceback as lua5.3 prints them (its output, pasted). */
+    @Test
+    void anErrorThroughCoroutineWrapIsReportedAsLua53ReportsIt() throws IOException {
+        Path w = script("w.lua", "local f = coroutine.wrap(function() local x = nil; return x.y end)\nf()\n");
+        Outcome o = luavm(w.toString());
+        assertEquals(1, o.status);
+        assertEquals("luavm: " + w + ":2: " + w + ":1: attempt to index a nil value (local 'x')\n"
+                + "stack traceback:\n\t[C]: in local 'f'\n\t" + w + ":2: in main chunk\n\t[C]: in ?\n", o.err);
+        Path w2 = script("w2.lua", "local function inner() error('boom') end\n"
+                + "local f = coroutine.wrap(function() inner() end)\nlocal function outer() f() end\nouter()\n");
+        o = luavm(w2.toString());
+        assertEquals("luavm: " + w2 + ":3: " + w2 + ":1: boom\nstack traceback:\n\t[C]: in upvalue 'f'\n\t"
+                + w2 + ":3: in local 'outer'\n\t" + w2 + ":4: in main chunk\n\t[C]: in ?\n", o.err);
+        // xpcall's handler sees the resumer's stack with the wrap function on top
+        o = luavm("-e", "print(xpcall(coroutine.wrap(function() error('x') end), debug.traceback))");
+        assertEquals("false\t(command line):1: x\nstack traceback:\n\t[C]: in ?\n\t[C]: in function 'xpcall'\n"
+                + "\t(command line):1: in main chunk\n\t[C]: in ?\n", o.out);
+        // caught by pcall around the wrap call: the caller's position, once
+        o = luavm("-e", "local f = coroutine.wrap(function() error('x') end) print(pcall(function() return f() end))");
+        assertEquals("false\t(command line):1: (command line):1: x\n", o.out);
+    }
+
     @Test
     void listingDoesNotRun() throws IOException {
         Path p = script("l.lua", "print('ran')\n");

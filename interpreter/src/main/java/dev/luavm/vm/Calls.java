@@ -425,20 +425,19 @@ final class Calls {
                 failMarker(r, r.nframes - 1, e.value());
                 return null;
             }
-            // coroutine.wrap: the error continues in the resumer, with the caller's position
-            r.popFrames(r.nframes - 1);
-            r.top = rm.func;
-            if (e.value() instanceof LuaString s) {
-                LuaError pe = new LuaError(LuaString.ofLatin1(DebugInfo.where(r.topFrame()) + s.toLatin1()));
-                pe.setLuaTraceback(e.luaTraceback());
-                e = pe;
-            }
-            if ((rm.flags & CallFrame.FRESH) != 0) return e;
-            if ((rm.flags & CallFrame.BOTTOM) != 0) {
-                // a wrap function as a coroutine body: the error leaves that coroutine too
-                r.popFrames(0);
-                continue;
-            }
+            // coroutine.wrap: the error continues in the resumer as auxwrap's own lua_error, a
+            // new error raised by the wrap function (its frame, rm, still on the stack): a string
+            // gets the position of the wrap function's caller, and a traceback or xpcall's handler
+            // sees the resumer's stack with the wrap function on top, as in lua5.3, not the
+            // dead coroutine's frames or the builtin that raised inside it
+            CallFrame caller = r.nframes >= 2 ? r.frames[r.nframes - 2] : null;
+            e = e.value() instanceof LuaString s
+                    ? new LuaError(LuaString.ofLatin1(DebugInfo.where(caller) + s.toLatin1()))
+                    : new LuaError(e.value());
+            raiser = null;
+            if (!willBeCaught(st)) e.setLuaTraceback(DebugInfo.traceback(st, r, null, 1, null, true));
+            // the loop goes on in r from rm: a FRESH rm returns the error to the Java caller, a
+            // BOTTOM one (a wrap function as a coroutine body) lets it leave that coroutine too
         }
     }
 
