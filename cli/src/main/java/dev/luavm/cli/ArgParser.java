@@ -75,8 +75,8 @@ final class ArgParser {
             o.version = true;
             return i + 1;
         }
-        if (!List.of("--gas", "--memory", "--timeout", "--output", "--caps", "--path", "--audit", "--audit-key", "--audit-events",
-                "--seed", "--tier", "--mount", "--save", "--restore").contains(name)) {
+        if (!List.of("--gas", "--memory", "--timeout", "--output", "--depth", "--caps", "--path", "--audit", "--audit-key",
+                "--audit-events", "--seed", "--tier", "--mount", "--save", "--restore").contains(name)) {
             throw new UsageException("unrecognized option '" + a + "'");
         }
         int next = i + 1;
@@ -90,6 +90,7 @@ final class ArgParser {
                 case "--memory" -> o.memory = Quantities.parseSize(value);
                 case "--timeout" -> o.timeout = Quantities.parseDuration(value);
                 case "--output" -> o.output = Quantities.parseSize(value);
+                case "--depth" -> o.depth = parseDepth(value);
                 case "--path" -> o.paths.add(value);
                 case "--mount" -> o.mounts.add(value);
                 case "--audit" -> o.audit = value;
@@ -108,6 +109,13 @@ final class ArgParser {
             throw new UsageException(name + ": " + e.getMessage());
         }
         return next;
+    }
+
+    /** {@code --depth}: nested Lua calls, at least 10 (as {@code Limits.withCallDepth} and a contract's {@code depth}). */
+    private static int parseDepth(String v) {
+        long n = Quantities.parseCount(v.trim(), v);
+        if (n < 10 || n > Integer.MAX_VALUE) throw new IllegalArgumentException("not a call depth from 10 to 2147483647: '" + v + "'");
+        return (int) n;
     }
 
     /** A decimal (possibly negative) or 0x-hexadecimal 64-bit seed. */
@@ -136,6 +144,7 @@ final class ArgParser {
             "  --memory SIZE   memory the script may hold, e.g. 64m (default: 1g or half the JVM heap)",
             "  --timeout DUR   wall-clock limit, e.g. 500ms, 2s, 1m (default: none)",
             "  --output SIZE   bytes the script may print (default: unlimited)",
+            "  --depth N       nested Lua calls before 'stack overflow' (default: 200000; a contract's depth)",
             "  --tier T        interp, auto (compile hot functions to JVM bytecode) or compile-all",
             "                  (default: auto; same output, errors and gas in every tier)",
             "  --caps LIST     library bundles, comma-separated: standard, none, base, string, ...",

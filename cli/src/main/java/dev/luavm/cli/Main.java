@@ -21,6 +21,9 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        // the contract's JSON Schema validator and the MCP SDK log through SLF4J, which has no
+        // provider in this jar: no "no providers" notice on stderr, whatever the command
+        RunCommand.quietValidatorLogging();
         PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16), false);
         int status = run(args, new Console(System.in, out, System.err, System.console() != null));
         out.flush();

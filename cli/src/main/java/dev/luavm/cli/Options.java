@@ -16,7 +16,7 @@ import java.util.List;
  *   -E            ignored (luavm reads no environment variables)
  *   --            stop handling options
  *   -             stop handling options and run stdin
- *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --caps LIST  --path DIR  --tier T  --help
+ *   --gas N  --memory SIZE  --timeout DURATION  --output SIZE  --depth N  --caps LIST  --path DIR  --tier T  --help
  *   --audit FILE  --audit-key KEY  --audit-events N  --seed N|random  --mount POINT=SOURCE:MODE  --save FILE  --restore FILE
  * </pre>
  * {@link #rawArgs} keeps every argument so the {@code arg} table can give the interpreter's
@@ -37,6 +37,8 @@ final class Options {
 
     Long gas;
     Long memory;
+    /** {@code --depth}: the call depth (nested Lua calls), or null for the default */
+    Integer depth;
     Duration timeout;
     Long output;
     /** comma-separated bundle names, null for the default */

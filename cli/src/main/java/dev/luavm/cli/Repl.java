@@ -87,7 +87,16 @@ final class Repl {
     }
 
     static Path historyFile() {
-        return Path.of(System.getProperty("user.home"), ".luavm_history");
+        return historyFile(System.getenv("HOME"), System.getProperty("user.home"));
+    }
+
+    /**
+     * {@code ~/.luavm_history}, where {@code ~} is {@code $HOME} as the shell and lua.c's
+     * readline see it ({@code HOME=/tmp/x luavm} keeps its history there); Java's
+     * {@code user.home} (the password database's entry) only when {@code HOME} is unset or empty.
+     */
+    static Path historyFile(String home, String userHome) {
+        return Path.of(home != null && !home.isEmpty() ? home : userHome, ".luavm_history");
     }
 
     /** Runs until end of input (status 0) or os.exit (its status). */

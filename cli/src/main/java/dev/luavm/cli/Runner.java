@@ -34,7 +34,7 @@ import java.util.Map;
  * {@code os.exit}, {@code debug} (the safe subset) and {@code compat} (as stock lua5.3: bit32,
  * math.pow and the other 5.2 names), no gas, time or output limit,
  * a memory cap of 1 GiB or half the JVM's maximum heap, whichever is smaller, and the default
- * call depth. Each of {@code --gas --memory --timeout --output --caps} overrides one.
+ * call depth. Each of {@code --gas --memory --timeout --output --depth --caps} overrides one.
  */
 final class Runner {
     private final Options options;
@@ -58,6 +58,7 @@ final class Runner {
         if (o.timeout != null) l = l.withTimeout(o.timeout);
         if (o.output != null) l = l.withOutput(o.output);
         if (o.auditEvents != null) l = l.withAuditEvents(o.auditEvents);
+        if (o.depth != null) l = l.withCallDepth(o.depth);
         return l;
     }
 

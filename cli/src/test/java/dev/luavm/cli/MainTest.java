@@ -68,6 +68,19 @@ class MainTest {
         assertEquals("nil\tnil\tnil\tnil\n", strict.out, strict.err);
     }
 
+    @Test
+    void depthSetsTheCallDepthAndHelpNamesIt() {
+        String deep = "local function f(n) if n == 0 then return 0 end return 1 + f(n - 1) end local a, b = pcall(f, 150) print(a, b, pcall(f, 5000))";
+        Outcome o = luavm("--depth", "1000", "-e", deep);
+        assertEquals(0, o.status, o.err);
+        assertTrue(o.out.startsWith("true\t150\tfalse\t"), o.out);
+        assertTrue(o.out.contains("stack overflow"), o.out);
+        assertEquals("true\t150\ttrue\t5000\n", luavm("-e", deep).out);
+        assertEquals(1, luavm("--depth", "9", "-e", "print(1)").status);
+        assertTrue(luavm("--depth=abc", "-e", "print(1)").err.contains("--depth"));
+        assertTrue(luavm("--help").out.contains("--depth N"));
+    }
+
     /** An error through a coroutine.wrap function: message and traceback as lua5.3 prints them (its output, pasted). */
     @Test
     void anErrorThroughCoroutineWrapIsReportedAsLua53ReportsIt() throws IOException {
@@ -88,6 +101,13 @@ class MainTest {
         // caught by pcall around the wrap call: the caller's position, once
         o = luavm("-e", "local f = coroutine.wrap(function() error('x') end) print(pcall(function() return f() end))");
         assertEquals("false\t(command line):1: (command line):1: x\n", o.out);
+    }
+
+    @Test
+    void replHistoryLivesInHome() {
+        assertEquals(Path.of("/home/someone/.luavm_history"), Repl.historyFile("/home/someone", "/root"));
+        assertEquals(Path.of("/root/.luavm_history"), Repl.historyFile(null, "/root"));
+        assertEquals(Path.of("/root/.luavm_history"), Repl.historyFile("", "/root"));
     }
 
     @Test
