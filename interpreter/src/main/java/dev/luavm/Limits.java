@@ -16,10 +16,12 @@ import java.util.Objects;
  *   <li>{@code outputBytes}: bytes {@code print} may write per run; beyond it the run ends;</li>
  *   <li>{@code timeout}: wall-clock time per run;</li>
  *   <li>{@code sourceBytes}: largest chunk accepted by eval/compile/load;</li>
- *   <li>{@code parseDepth}: syntactic nesting (PUC's 200 "C levels" by default);</li>
  *   <li>{@code auditEvents}: events one run may write to its audit log (beyond them the run ends
  *       with {@code AUDIT}); no effect without an audit sink.</li>
  * </ul>
+ * Syntactic nesting is not a limit here: every compilation stops at PUC's 200 "C levels" with
+ * PUC's message ({@code too many C levels (limit is 200)}), which also bounds the compiler's use
+ * of the Java stack. {@code parseDepth} is a leftover that nothing reads (deprecated).
  * Serializable (plain numbers and a {@link Duration}), so a job can ship them to other machines
  * with the script's source (the Spark module does).
  */
@@ -116,7 +118,13 @@ public final class Limits implements java.io.Serializable {
     public Limits withTimeout(Duration v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, v, sourceBytes, parseDepth, runGas, auditEvents); }
     /** These limits accepting chunks of up to {@code v} bytes. */
     public Limits withSourceBytes(long v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, v, parseDepth, runGas, auditEvents); }
-    /** These limits with {@code v} levels of syntactic nesting. */
+    /**
+     * A copy carrying {@code v} as {@link #parseDepth()}, which nothing reads: nesting is always
+     * bounded at PUC's 200 C levels (see the class comment).
+     *
+     * @deprecated has no effect; kept so that code and serialized limits that set it still load
+     */
+    @Deprecated
     public Limits withParseDepth(int v) { return new Limits(gas, memoryBytes, callDepth, outputBytes, timeout, sourceBytes, v, runGas, auditEvents); }
 
     /**
@@ -149,7 +157,12 @@ public final class Limits implements java.io.Serializable {
     public Duration timeout() { return timeout; }
     /** The largest chunk accepted, in bytes. */
     public long sourceBytes() { return sourceBytes; }
-    /** The syntactic nesting accepted. */
+    /**
+     * The value given to {@link #withParseDepth} (default 200); nothing reads it.
+     *
+     * @deprecated nesting is always bounded at PUC's 200 C levels (see the class comment)
+     */
+    @Deprecated
     public int parseDepth() { return parseDepth; }
     /** Audit events per run ({@code Long.MAX_VALUE}: no bound). */
     public long auditEvents() { return auditEvents; }
