@@ -2,7 +2,6 @@ package dev.luavm.lib;
 
 import dev.luavm.meter.GasMeter;
 import dev.luavm.meter.MemoryMeter;
-import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaFunction;
 import dev.luavm.value.LuaNumbers;
 import dev.luavm.value.LuaString;
@@ -11,7 +10,8 @@ import dev.luavm.value.LuaValues;
 import dev.luavm.vm.LuaError;
 
 /**
- * What a {@link Builtin} sees of the VM while it runs: its arguments, a place for its results,
+ * What a library function (a {@code dev.luavm.value.Builtin}, whose body takes this context)
+ * sees of the VM while it runs: its arguments, a place for its results,
  * the sandbox's meters and services, and re-entry into Lua.
  *
  * <p>Argument helpers follow {@code lauxlib}: {@code checkX} raises PUC's
@@ -96,8 +96,12 @@ public abstract class CallContext {
         throw new UnsupportedOperationException("this call cannot pause the run");
     }
 
-    /** The function being called (for error messages). */
-    public abstract Builtin callee();
+    /**
+     * The function being called (for error messages). Declared as a {@link LuaFunction} so that
+     * this class, which the builtins' bodies take, does not depend on {@code Builtin} in turn
+     * (no import circle); the VM's context returns the {@code Builtin} itself.
+     */
+    public abstract LuaFunction callee();
 
     /** Charges gas for work about to be done; ends the run when exhausted (not catchable). */
     public abstract void chargeGas(long units);

@@ -339,7 +339,7 @@ public final class DebugInfo {
         Ctx ctx = (Ctx) c;
         // level 0 is debug.traceback itself, a C function, then its caller's levels
         if (level < 0) return traceback(ctx.st, ctx.st.current, msg, 0, null, false);
-        if (level == 0) return traceback(ctx.st, ctx.st.current, msg, 1, c.callee(), true);
+        if (level == 0) return traceback(ctx.st, ctx.st.current, msg, 1, ctx.callee(), true);
         Builtin raiser = level == 1 && ctx.caller == null ? ctx.st.handlerRaiser : null;
         return traceback(ctx.st, ctx.st.current, msg, level, raiser, true);
     }
