@@ -765,24 +765,7 @@ final class FramelessEmitter implements Opcodes {
         depth();
         mv.visitInsn(ICONST_0);
         rt("framelessAt", "(" + ST + CO + OBJ + "IIIII)" + TS);
-        mv.visitInsn(DUP);
-        mv.visitVarInsn(ASTORE, lFt);
-        Label ok = new Label();
-        mv.visitJumpInsn(IFNONNULL, ok);
-        load(a);
-        push(nargs);
-        depth();
-        rt("countsAsBail", "(" + OBJ + "II)Z");
-        mv.visitVarInsn(ISTORE, lCnt);
-        mv.visitJumpInsn(GOTO, bailStub(pc, false));
-        mv.visitLabel(ok);
-        addGas(OpCode.CALL);
-        safepoint();
-        mv.visitVarInsn(ALOAD, L_CO);
-        mv.visitVarInsn(ILOAD, lBase);
-        push(a + b(i));
-        mv.visitInsn(IADD);
-        rt("setTop", "(" + CO + "I)V");
+        enterOrBail(pc, i, OpCode.CALL);
         invoke(a, nargs, () -> {
             mv.visitVarInsn(ILOAD, L_N);
             mv.visitInsn(ICONST_1);
@@ -814,6 +797,34 @@ final class FramelessEmitter implements Opcodes {
         }
     }
 
+    /**
+     * After {@code framelessAt} (its callee's frameless entry, or null, on the operand stack):
+     * a null bails to the interpreter at {@code pc}, counting the bail against the callee; an
+     * entry pays the call's gas, polls the safepoint and sets the coroutine's top to the arguments' end.
+     */
+    private void enterOrBail(int pc, int i, OpCode op) {
+        int a = a(i);
+        int nargs = b(i) - 1;
+        mv.visitInsn(DUP);
+        mv.visitVarInsn(ASTORE, lFt);
+        Label ok = new Label();
+        mv.visitJumpInsn(IFNONNULL, ok);
+        load(a);
+        push(nargs);
+        depth();
+        rt("countsAsBail", "(" + OBJ + "II)Z");
+        mv.visitVarInsn(ISTORE, lCnt);
+        mv.visitJumpInsn(GOTO, bailStub(pc, false));
+        mv.visitLabel(ok);
+        addGas(op);
+        safepoint();
+        mv.visitVarInsn(ALOAD, L_CO);
+        mv.visitVarInsn(ILOAD, lBase);
+        push(a + b(i));
+        mv.visitInsn(IADD);
+        rt("setTop", "(" + CO + "I)V");
+    }
+
     /** TAILCALL: written back, the function moved down, the callee run frameless as this frame (flags + TAIL). */
     private void tailcall(int pc, int i) {
         int a = a(i);
@@ -827,24 +838,7 @@ final class FramelessEmitter implements Opcodes {
         depth();
         push(nargs); // the interpreter's tail call makes room for the arguments on top of the frame
         rt("framelessAt", "(" + ST + CO + OBJ + "IIIII)" + TS);
-        mv.visitInsn(DUP);
-        mv.visitVarInsn(ASTORE, lFt);
-        Label ok = new Label();
-        mv.visitJumpInsn(IFNONNULL, ok);
-        load(a);
-        push(nargs);
-        depth();
-        rt("countsAsBail", "(" + OBJ + "II)Z");
-        mv.visitVarInsn(ISTORE, lCnt);
-        mv.visitJumpInsn(GOTO, bailStub(pc, false));
-        mv.visitLabel(ok);
-        addGas(OpCode.TAILCALL);
-        safepoint();
-        mv.visitVarInsn(ALOAD, L_CO);
-        mv.visitVarInsn(ILOAD, lBase);
-        push(a + b(i));
-        mv.visitInsn(IADD);
-        rt("setTop", "(" + CO + "I)V");
+        enterOrBail(pc, i, OpCode.TAILCALL);
         writeBack(dirty[pc], m);
         // stack[func] = the callee (the interpreter moves the function and arguments down)
         mv.visitVarInsn(ALOAD, lStack);
