@@ -209,7 +209,7 @@ public final class Capabilities {
         List<String> out = new ArrayList<>();
         for (String b : bundles) out.add("bundle " + b);
         for (Grant g : grants.values()) out.add(g.describe());
-        if (filesystem != null) for (dev.luavm.vfs.Vfs.Mount m : filesystem.mounts()) out.add("filesystem " + m.describe());
+        if (filesystem != null) for (String line : filesystem.grantLines()) out.add("filesystem " + line);
         return out;
     }
 

@@ -15,6 +15,13 @@ import java.util.List;
  * </pre>
  * Quotas are sizes as {@code --memory} takes them ({@code 8m}, {@code 512k}); without one, a
  * mount is bounded only by the memory limit (memory, overlay) or not at all (rw).
+ *
+ * <p>The script's working directory ({@link Vfs#withWorkingDirectory}) is where the CLI's own
+ * working directory is in the mounts: with {@code --mount /work=.:rw}, {@code /work}, so
+ * {@code io.open("file.txt")} opens {@code ./file.txt} as lua5.3 would; with
+ * {@code --mount /src=..:ro}, run from {@code ../app}, {@code /src/app}. Of several host
+ * directories holding it, the innermost serves (the first mounted of equal ones). When no mount
+ * holds it, relative names start at {@code /}.
  */
 final class Mounts {
     private Mounts() {}
@@ -23,7 +30,59 @@ final class Mounts {
     static Vfs parse(List<String> specs) {
         Vfs vfs = Vfs.create();
         for (String spec : specs) vfs = add(vfs, spec);
-        return vfs;
+        String wd = workingDirectory(vfs, Path.of(""));
+        try {
+            return wd == null ? vfs : vfs.withWorkingDirectory(wd);
+        } catch (IllegalArgumentException notAName) { // a host name the VFS cannot spell: relative names from /
+            return vfs;
+        }
+    }
+
+    /**
+     * The name {@code cwd} (a host directory) has in {@code vfs}: the point of the mount of the
+     * innermost host directory holding it, plus the way down; null when no mount holds it. Both
+     * are compared as real paths, so a link on either side does not hide the match.
+     */
+    static String workingDirectory(Vfs vfs, Path cwd) {
+        Path here;
+        try {
+            here = cwd.toRealPath();
+        } catch (java.io.IOException | SecurityException e) {
+            return null;
+        }
+        String best = null;
+        int bestDepth = -1;
+        for (Vfs.Mount m : vfs.mounts()) {
+            if (m.hostDirectory() == null) continue;
+            Path root;
+            try {
+                root = m.hostDirectory().toRealPath();
+            } catch (java.io.IOException | SecurityException e) {
+                continue;
+            }
+            if (!here.startsWith(root) || root.getNameCount() <= bestDepth) continue;
+            StringBuilder name = new StringBuilder(m.path().equals("/") ? "" : m.path());
+            for (Path part : root.relativize(here)) {
+                if (!part.toString().isEmpty()) name.append('/').append(part);
+            }
+            String candidate = name.length() == 0 ? "/" : name.toString();
+            if (candidate.length() >= 4096) continue; // deeper than a name may be: no working directory there
+            if (servedBy(vfs, candidate) != m) continue; // a nested mount shadows that host directory there
+            best = candidate;
+            bestDepth = root.getNameCount();
+        }
+        return best;
+    }
+
+    /** The mount serving {@code name}: the longest point containing it. */
+    private static Vfs.Mount servedBy(Vfs vfs, String name) {
+        Vfs.Mount best = null;
+        for (Vfs.Mount m : vfs.mounts()) {
+            String p = m.path();
+            boolean holds = p.equals("/") || name.equals(p) || name.startsWith(p + "/");
+            if (holds && (best == null || p.length() > best.path().length())) best = m;
+        }
+        return best;
     }
 
     private static Vfs add(Vfs vfs, String spec) {

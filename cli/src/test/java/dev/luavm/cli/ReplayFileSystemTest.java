@@ -84,6 +84,27 @@ class ReplayFileSystemTest {
     }
 
     @Test
+    void theWorkingDirectoryIsSealedAndReplayedWithTheMounts() throws IOException {
+        // run from the cli module's directory, mounted (an overlay: nothing reaches the host)
+        Path log = dir.resolve("cwd.jsonl");
+        Path rel = dir.resolve("rel.lua");
+        Files.writeString(rel, "local f = assert(io.open('note.txt', 'w')) f:write('n') f:close() print(#io.open('pom.xml'):read('a') > 0)");
+        MainTest.Outcome run = luavm("--mount", "/w=.:overlay", "--audit", log.toString(), rel.toString());
+        assertEquals(0, run.status(), run.err());
+        assertEquals("true\n", run.out());
+        String text = Files.readString(log);
+        assertTrue(text.contains("\"filesystem /w overlay, quota unlimited\",\"filesystem working directory /w\""), text);
+        assertTrue(text.contains("/w/note.txt"), "the event names the absolute VFS name: " + text);
+        MainTest.Outcome same = replay(log, "--mount", "/w=.:overlay");
+        assertEquals(0, same.status(), same.err());
+        // the same mount point for a directory that does not hold the replay's working directory: not the run's
+        MainTest.Outcome moved = replay(log, "--mount", "/w=" + data + ":overlay");
+        assertEquals(1, moved.status(), moved.err());
+        assertTrue(moved.err().contains("working directory"), moved.err());
+        assertFalse(Files.exists(Path.of("note.txt")));
+    }
+
+    @Test
     void withoutItsMountsTheReplayIsRefusedBeforeAnythingRuns() throws IOException {
         MainTest.Outcome r = replay(record("run.jsonl"));
         assertEquals(1, r.status(), r.err());

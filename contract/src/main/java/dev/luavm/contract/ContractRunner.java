@@ -178,7 +178,9 @@ public final class ContractRunner {
         }
         int open = rule.maxOpenFiles() == null ? host.maxOpenFiles() : Math.min(rule.maxOpenFiles(), host.maxOpenFiles());
         long files = rule.maxFiles() == null ? host.maxFiles() : Math.min(rule.maxFiles(), host.maxFiles());
-        return vfs.withMaxOpenFiles(open).withMaxFiles(files);
+        vfs = vfs.withMaxOpenFiles(open).withMaxFiles(files);
+        // relative names keep the host's working directory while one of the contract's mounts holds it
+        return vfs.reaches(host.workingDirectory()) ? vfs.withWorkingDirectory(host.workingDirectory()) : vfs;
     }
 
     /** The forbidden tag matching {@code effect} ({@code writes} matches {@code writes:ledger}), or null. */

@@ -119,6 +119,7 @@ public final class HostDocs {
                     + "Writes, removes and renames may be refused by the host's policy (`Permission denied`); "
                     + "a full quota is `No space left on device`.\n\n");
             for (dev.luavm.vfs.Vfs.Mount m : caps.filesystem().mounts()) sb.append("- ").append(mountLine(m)).append('\n');
+            sb.append("- relative names start at ").append(caps.filesystem().workingDirectory()).append('\n');
             sb.append("- ").append(limitsLine(caps.filesystem())).append('\n');
         }
         if (!caps.hostFunctions().isEmpty()) {

@@ -142,7 +142,8 @@ public final class Recording {
      * The file system the recorded sandbox had: one line per mount, as its runs'
      * {@link RunStarted#capabilities()} list them without the leading {@code "filesystem "}
      * ({@code "/data read-only"}, {@code "/out read-write, quota 1 MiB"}; never a host path), in
-     * order, each once over all runs; empty when it had none. The seals vouch for these lines as
+     * order, each once over all runs, then {@code "working directory /work"} when relative names
+     * started elsewhere than {@code /} ({@code Vfs.grantLines()}); empty when it had none. The seals vouch for these lines as
      * for every capability: a log edited to hide a mount is refused ({@link #of}).
      */
     public List<String> mounts() {

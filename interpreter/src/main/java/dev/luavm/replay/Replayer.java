@@ -412,7 +412,7 @@ public final class Replayer {
      */
     private static void checkMounts(List<String> recorded, dev.luavm.vfs.Vfs files) {
         List<String> given = new ArrayList<>();
-        if (files != null) for (dev.luavm.vfs.Vfs.Mount m : files.mounts()) given.add(m.describe());
+        if (files != null) given.addAll(files.grantLines());
         if (given.equals(recorded)) return;
         if (files == null) {
             throw new IllegalArgumentException("the run used a file system (mounts " + String.join("; ", recorded)
@@ -424,7 +424,8 @@ public final class Replayer {
                     + String.join("; ", given) + ")");
         }
         throw new IllegalArgumentException("the mounts given for the replay (" + String.join("; ", given)
-                + ") are not the run's (" + String.join("; ", recorded) + "): give the same points, modes and quotas");
+                + ") are not the run's (" + String.join("; ", recorded) + "): give the same points, modes and quotas"
+                + " (and working directory: relative names resolve from it)");
     }
 
     /** The recorded bundles, and the grants: the original declarations answering from the recording, or stubs. */

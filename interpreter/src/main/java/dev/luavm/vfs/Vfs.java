@@ -40,7 +40,18 @@ import java.util.Objects;
  * </ul>
  * Mount points are absolute, normalised names ({@code /data}, {@code /a/b}, or {@code /});
  * mounts may nest (the longest mount point containing a name serves it, and a name is never
- * served by two). A script's relative names start at {@code /}.
+ * served by two).
+ *
+ * <h2>The working directory</h2>
+ * A script's relative names ({@code io.open("file.txt")}, {@code os.remove("out/a")},
+ * {@code require}'s {@code ./?.lua}) start at the working directory, {@code /} unless
+ * {@link #withWorkingDirectory} names another: a directory inside a mount, or one holding mount
+ * points. It is the host's choice alone (Lua has no {@code chdir}); {@code ..} from it is
+ * resolved as from any directory, lexically and never above {@code /}, so no name reaches past
+ * the mounts. A working directory that is missing in its mount (a subdirectory of a host
+ * directory not there) makes relative names fail with {@code No such file or directory}, as a
+ * removed working directory does on Linux. The CLI sets it to the mount of its own working
+ * directory ({@code luavm --mount /work=.:rw}: {@code io.open("file.txt")} is {@code ./file.txt}).
  *
  * <h2>Quotas</h2>
  * Besides the bytes of each mount: at most {@link #maxOpenFiles()} handles open at once
@@ -90,16 +101,21 @@ public final class Vfs {
         }
     }
 
-    private static final Vfs EMPTY = new Vfs(List.of(), DEFAULT_MAX_OPEN_FILES, DEFAULT_MAX_FILES);
+    /** Where relative names start unless {@link #withWorkingDirectory} says otherwise. */
+    public static final String ROOT = "/";
+
+    private static final Vfs EMPTY = new Vfs(List.of(), DEFAULT_MAX_OPEN_FILES, DEFAULT_MAX_FILES, ROOT);
 
     private final List<Mount> mounts;
     private final int maxOpenFiles;
     private final long maxFiles;
+    private final String workingDirectory;
 
-    private Vfs(List<Mount> mounts, int maxOpenFiles, long maxFiles) {
+    private Vfs(List<Mount> mounts, int maxOpenFiles, long maxFiles, String workingDirectory) {
         this.mounts = mounts;
         this.maxOpenFiles = maxOpenFiles;
         this.maxFiles = maxFiles;
+        this.workingDirectory = workingDirectory;
     }
 
     /** A file system with no mount yet: nothing exists in it. */
@@ -158,14 +174,64 @@ public final class Vfs {
     /** At most {@code n} handles open at once (default {@value #DEFAULT_MAX_OPEN_FILES}). */
     public Vfs withMaxOpenFiles(int n) {
         if (n < 0) throw new IllegalArgumentException("max open files must be >= 0: " + n);
-        return new Vfs(mounts, n, maxFiles);
+        return new Vfs(mounts, n, maxFiles, workingDirectory);
     }
 
     /** At most {@code n} files created and kept, over all mounts (default {@value #DEFAULT_MAX_FILES}). */
     public Vfs withMaxFiles(long n) {
         if (n < 0) throw new IllegalArgumentException("max files must be >= 0: " + n);
-        return new Vfs(mounts, maxOpenFiles, n);
+        return new Vfs(mounts, maxOpenFiles, n, workingDirectory);
     }
+
+    /**
+     * Relative names start at {@code directory}, an absolute normalised name (as a mount point
+     * is) inside one of the mounts made so far, or above one ({@code /a} when {@code /a/b} is
+     * mounted; {@code /} always): mount first, then set the working directory.
+     *
+     * @throws IllegalArgumentException the name is not absolute and normalised (no {@code .},
+     *         {@code ..}, empty component, NUL or trailing slash), or no mount holds it
+     */
+    public Vfs withWorkingDirectory(String directory) {
+        String d = checkMountPoint(directory, "working directory");
+        if (!reaches(d)) {
+            throw new IllegalArgumentException("the working directory " + d + " is in no mount"
+                    + (mounts.isEmpty() ? " (there is none yet: mount first)" : ""));
+        }
+        return new Vfs(mounts, maxOpenFiles, maxFiles, d);
+    }
+
+    /**
+     * True when the absolute normalised name {@code dir} may be a working directory here: it is
+     * {@code /}, a mount point, lies below one, or holds one.
+     */
+    public boolean reaches(String dir) {
+        if (dir.equals(ROOT)) return true;
+        for (Mount m : mounts) {
+            String p = m.path();
+            if (p.equals(ROOT) || dir.equals(p) || dir.startsWith(p + "/") || p.startsWith(dir + "/")) return true;
+        }
+        return false;
+    }
+
+    /** Where relative names start: {@code /} unless {@link #withWorkingDirectory} set another. */
+    public String workingDirectory() {
+        return workingDirectory;
+    }
+
+    /**
+     * What a sandbox's capabilities say of this file system: one line per mount
+     * ({@link Mount#describe()}), then {@code "working directory /work"} unless it is {@code /}.
+     * An audit log's {@code run_started} seals these lines; a replay must give the same.
+     */
+    public List<String> grantLines() {
+        List<String> out = new ArrayList<>();
+        for (Mount m : mounts) out.add(m.describe());
+        if (!workingDirectory.equals(ROOT)) out.add(WORKING_DIRECTORY_LINE + workingDirectory);
+        return out;
+    }
+
+    /** How {@link #grantLines()} names the working directory. */
+    public static final String WORKING_DIRECTORY_LINE = "working directory ";
 
     /** The mounts, in the order made. */
     public List<Mount> mounts() {
@@ -186,10 +252,10 @@ public final class Vfs {
         return maxFiles;
     }
 
-    /** One line per mount ({@link Mount#describe()}), then the handle and file quotas; host directories are not named. */
+    /** {@link #grantLines()}, then the handle and file quotas; host directories are not named. */
     public List<String> describe() {
         List<String> out = new ArrayList<>();
-        for (Mount m : mounts) out.add(m.describe());
+        out.addAll(grantLines());
         out.add("at most " + maxOpenFiles + " open files, " + maxFiles + " files created");
         return out;
     }
@@ -200,25 +266,26 @@ public final class Vfs {
     }
 
     private Vfs add(Mount m) {
-        String p = checkMountPoint(m.path());
+        String p = checkMountPoint(m.path(), "mount point");
         for (Mount other : mounts) {
             if (other.path().equals(p)) throw new IllegalArgumentException("already mounted: " + p);
         }
         List<Mount> next = new ArrayList<>(mounts);
         next.add(new Mount(p, m.mode(), m.hostDirectory(), m.quota(), m.backend()));
-        return new Vfs(Collections.unmodifiableList(next), maxOpenFiles, maxFiles);
+        return new Vfs(Collections.unmodifiableList(next), maxOpenFiles, maxFiles, workingDirectory);
     }
 
     /** An absolute name without {@code .}, {@code ..}, empty components, NUL or a trailing slash ({@code /} itself allowed). */
-    private static String checkMountPoint(String path) {
-        Objects.requireNonNull(path, "mount point");
+    private static String checkMountPoint(String path, String what) {
+        Objects.requireNonNull(path, what);
         if (path.equals("/")) return path;
         if (!path.startsWith("/") || path.endsWith("/")) {
-            throw new IllegalArgumentException("a mount point is an absolute name without a trailing slash: '" + path + "'");
+            throw new IllegalArgumentException("a " + what + " is an absolute name without a trailing slash: '" + path + "'");
         }
+        if (path.length() >= 4096) throw new IllegalArgumentException("a " + what + " of 4096 or more characters");
         for (String part : path.substring(1).split("/", -1)) {
             if (!VfsPath.plainName(part) || part.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 255) {
-                throw new IllegalArgumentException("not a normalised mount point: '" + path + "'");
+                throw new IllegalArgumentException("not a normalised " + what + ": '" + path + "'");
             }
         }
         return path;

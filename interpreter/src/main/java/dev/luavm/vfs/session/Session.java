@@ -20,7 +20,8 @@ import java.util.List;
 /**
  * One sandbox's view of its {@link Vfs}: the mounts with this sandbox's in-memory layers, the
  * open streams, the quota counters. Every operation of {@code io}, {@code os} and {@code require}
- * on files comes here, in this order: the name is normalised ({@link VfsName}) and given to the
+ * on files comes here, in this order: the name is normalised ({@link VfsName}; a relative one
+ * from the {@linkplain Vfs#workingDirectory() working directory}) and given to the
  * mount with the longest point containing it (none: {@link Errno#ENOENT}); the backend is asked
  * what is there; modes and quotas are checked; a write, remove or rename passes the gateway
  * ({@link SessionHost#approve}, {@link Errno#EACCES} when refused); then the backend acts, as
@@ -44,6 +45,8 @@ public final class Session implements FileSystem {
     /** longest mount point first */
     private final List<MountPoint> mounts = new ArrayList<>();
     private final List<Stream> open = new ArrayList<>();
+    /** where relative names start, as components ({@link Vfs#workingDirectory()}) */
+    private final List<String> workingDirectory;
     /** os.tmpname's generator: SplitMix64's state, one long a snapshot carries */
     private long names;
     /** files created and kept, net, over all mounts */
@@ -64,6 +67,8 @@ public final class Session implements FileSystem {
         }
         mounts.sort(Comparator.comparingInt((MountPoint p) -> p.at.size()).reversed());
         this.names = host.seed() ^ 0x6c75615f766673L;
+        String wd = vfs.workingDirectory();
+        this.workingDirectory = wd.equals(Vfs.ROOT) ? List.of() : List.of(wd.substring(1).split("/"));
     }
 
     /** The file system this session serves. */
@@ -97,7 +102,7 @@ public final class Session implements FileSystem {
     }
 
     private Target resolve(byte[] name) throws VfsException {
-        VfsName n = VfsName.parse(name);
+        VfsName n = VfsName.parse(name, workingDirectory);
         for (List<String> dir : n.climbed()) directory(dir);
         MountPoint m = mountFor(n.parts());
         if (m == null) throw new VfsException(Errno.ENOENT); // outside every mount nothing exists
@@ -147,7 +152,7 @@ public final class Session implements FileSystem {
     @Override
     public boolean covers(byte[] name) {
         try {
-            return mountFor(VfsName.parse(name).parts()) != null;
+            return mountFor(VfsName.parse(name, workingDirectory).parts()) != null;
         } catch (VfsException e) {
             return false;
         }

@@ -11,8 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A script's file name, normalised once: split at {@code /}, relative names taken from
- * {@code /}, {@code .} and empty components dropped, {@code ..} resolved lexically (the parent of
+ * A script's file name, normalised once: split at {@code /}, relative names taken from the
+ * working directory ({@link dev.luavm.vfs.Vfs#withWorkingDirectory}; {@code /} by default),
+ * {@code .} and empty components dropped, {@code ..} resolved lexically (the parent of
  * {@code /} is {@code /}). The result is a list of plain components from the root of the VFS; no
  * host path is ever made from it. Refused before any lookup: a NUL byte ({@link Errno#EINVAL}),
  * 4096 bytes or more ({@link Errno#ENAMETOOLONG}, Linux's {@code PATH_MAX}), the empty name
@@ -31,7 +32,12 @@ record VfsName(List<String> parts, boolean directory, String last, List<List<Str
     /** Linux's {@code NAME_MAX} */
     static final int NAME_MAX = 255;
 
-    static VfsName parse(byte[] name) throws VfsException {
+    /**
+     * {@code name}, a relative one taken from {@code workingDirectory} (the components of a
+     * normalised absolute name); {@code ..} climbs from there, never above {@code /}. The limits
+     * apply to the name as the script wrote it, as the kernel's do.
+     */
+    static VfsName parse(byte[] name, List<String> workingDirectory) throws VfsException {
         for (byte b : name) if (b == 0) throw new VfsException(Errno.EINVAL);
         if (name.length >= PATH_MAX) throw new VfsException(Errno.ENAMETOOLONG);
         if (name.length == 0) throw new VfsException(Errno.ENOENT);
@@ -43,7 +49,7 @@ record VfsName(List<String> parts, boolean directory, String last, List<List<Str
             throw new VfsException(Errno.EILSEQ);
         }
         String[] raw = text.split("/", -1);
-        List<String> parts = new ArrayList<>();
+        List<String> parts = new ArrayList<>(name[0] == '/' ? List.of() : workingDirectory);
         List<List<String>> climbed = new ArrayList<>();
         for (String p : raw) {
             if (p.isEmpty() || p.equals(".")) continue;
