@@ -18,7 +18,10 @@
 #   --no-build  use benchmarks/target/benchmarks.jar as it is
 # Settings (environment): FORKS (2), WARMUPS (3), ITERATIONS (5) for JMH; RUNS (3) process
 # runs per program; ENGINES (every engine in the jar, comma-separated); PROGRAMS (all);
-# SIZE (each program's default); BENCH_DIR (see bench-dir.sh).
+# SIZE (each program's default); BENCH_DIR (see bench-dir.sh); EMBEDDER_PROGRAMS (the programs
+# the embedder's path is timed on, EmbedderBenchmark: fib,nbody,oop_methods,json_codec,sort_cmp);
+# START_RUNS (21) runs of each start-up command; LUA_SUITE_DIR (the official suite's testes/,
+# read at run time, added to the compiler's sources when set).
 # Raw results (JMH CSV and logs) go to benchmarks/target/results/.
 # Hand-written sections of the old RESULTS.md between `<!-- NAME: begin ... -->` and
 # `<!-- NAME: end -->` marker lines are carried over unchanged, in their order, after the tables.
@@ -143,8 +146,52 @@ if [ -n "$sandbox_engines" ]; then
     || echo "   Footprint failed: see $res/footprint.log" >&2
 fi
 
+# The embedder's path (issue 26): the public API, a fresh sandbox per run, the same JMH settings
+# as the warm runs above, against luavm-compiled's figure for the same programs.
+goal_args=()
+if has luavm-compiled && [ -z "${SIZE:-}" ]; then
+  embedder_programs="${EMBEDDER_PROGRAMS:-fib,nbody,oop_methods,json_codec,sort_cmp}"
+  say "JMH embedder's path: $embedder_programs"
+  jmh 'dev.luavm.bench.EmbedderBenchmark.runCompiled' -p program="$embedder_programs" -rf csv -rff "$res/embedder.csv" \
+    > "$res/embedder.log" 2>&1 || echo "   JMH exited non-zero: see $res/embedder.log" >&2
+  if grep -q "WrongOutputException" "$res/embedder.log"; then
+    fail "the embedder's path printed a wrong output (see $res/embedder.log)"
+  fi
+  goal_args+=(--embedder "$res/embedder.csv")
+fi
+
+# Start-up: the wall time of a process that runs nothing, and of hello.lua, median of START_RUNS.
+say "start-up: ./luavm and lua5.3, -e '' and examples/hello.lua (${START_RUNS:-21} runs each)"
+median_wall() { # command...: prints the median wall seconds of START_RUNS runs (output discarded)
+  local t0 t1 i times=()
+  for ((i = 0; i < ${START_RUNS:-21}; i++)); do
+    t0=$(date +%s%N); "$@" > /dev/null 2>&1 || return 1; t1=$(date +%s%N)
+    times+=("$(( t1 - t0 ))")
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "%.4f\n", a[int((NR + 1) / 2)] / 1e9 }'
+}
+{
+  printf "luavm -e ''\t%s\n" "$(cd "$repo" && median_wall ./luavm -e '')"
+  printf "lua5.3 -e ''\t%s\n" "$(median_wall lua5.3 -e '')"
+  printf "luavm examples/hello.lua\t%s\n" "$(cd "$repo" && median_wall ./luavm examples/hello.lua)"
+  printf "lua5.3 examples/hello.lua\t%s\n" "$(cd "$repo" && median_wall lua5.3 examples/hello.lua)"
+} > "$res/startup.tsv" || fail "a start-up command failed"
+awk -F'\t' 'BEGIN { print "| command | wall, median (ms) |"; print "|---|---|" } { printf "| `%s` | %.0f |\n", $1, $2 * 1000 }' \
+  "$res/startup.tsv" > "$res/startup.md"
+goal_args+=(--startup "$res/startup.tsv")
+
+# The compiler against luac5.3 (issue 26): memory, speed, and the parse-heavy inputs in 64 MiB.
+if command -v luac5.3 > /dev/null && [ -x /usr/bin/time ]; then
+  suite="${LUA_SUITE_DIR:-}"
+  say "the compiler against luac5.3: the programs, the generated inputs${suite:+ and $suite}"
+  tool dev.luavm.bench.CompileVsLuac --reps 10 --warmup 10 --generated --summary "$res/compiler.tsv" \
+    "$bench_dir" "$programs_dir" ${suite:+"$suite"} > "$res/compiler.md" 2> "$res/compiler.log" \
+    || { cat "$res/compiler.log" >&2; fail "CompileVsLuac failed"; }
+  goal_args+=(--compiler "$res/compiler.tsv")
+fi
+
 tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} --chart "$res/ratios.svg" > "$res/jmh.md"
-tool dev.luavm.bench.Report "${report_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} --goals > "$res/goals.md"
+tool dev.luavm.bench.Report "${report_args[@]}" "${goal_args[@]}" ${PROGRAMS:+--only "$PROGRAMS"} --goals > "$res/goals.md"
 if grep -q "no result" "$res/jmh.md"; then
   echo "WARNING: some pairs have no result (a benchmark failed other than by a wrong output): see the JMH logs in $res" >&2
 fi
@@ -197,6 +244,22 @@ trap 'rm -f "$new_out"' EXIT
   echo "## Whole processes: lua5.3 vs ./luavm (tier auto, the default)"
   echo
   cat "$res/processes.md"
+  echo
+  echo "### Start-up (wall, median of ${START_RUNS:-21} runs, launched from the repository root)"
+  echo
+  cat "$res/startup.md"
+  if [ -s "$res/compiler.md" ]; then
+    echo
+    echo "## The compiler against luac5.3"
+    echo
+    echo "Memory: the sandbox memory meter's peak while \`load\` compiles the source against \`luac5.3 -p\`'s"
+    echo "maximum resident set size. Time: a warm \`LuaVM.compile\` (every source compiled round after round"
+    echo "for 10 s first, then the fastest of 10) against \`luac5.3 -p\` given the file K times in one process"
+    echo "(about 4 MB of source), the start-up of an empty file taken off. Sources: the programs above,"
+    echo "the generated parse-heavy inputs${LUA_SUITE_DIR:+ and the files of the official suite}. See CompileVsLuac."
+    echo
+    cat "$res/compiler.md"
+  fi
   if [ -s "$kept" ]; then
     echo
     cat "$kept"

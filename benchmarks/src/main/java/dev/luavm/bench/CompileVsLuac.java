@@ -23,9 +23,16 @@ import java.util.stream.Stream;
  * on an empty file, taken off). The goals of issue 26 are a meter peak within 4x of luac's RSS
  * and lines per second within 2x.
  *
- * <p>Usage: {@code CompileVsLuac [--reps N] [--generated] file-or-directory...}; prints a
- * Markdown table and the geometric means. {@code --generated} adds the parse-heavy chunks of
- * issue 26 and a 1 MB {@link GeneratedChunk}. A file starting with '#' is compiled from its second
+ * <p>Usage: {@code CompileVsLuac [--reps N] [--warmup SECONDS] [--generated] [--summary FILE]
+ * file-or-directory...}; prints a Markdown table and the geometric means. {@code --generated}
+ * adds the parse-heavy chunks of issue 26 and a 1 MB {@link GeneratedChunk}, each also loaded in
+ * a sandbox of 64 MiB (the issue's third compile goal). {@code --summary} writes the figures
+ * the goals table of RESULTS.md needs, one {@code name<TAB>value} per line.
+ *
+ * <p>Before any source is timed, every source is compiled round after round for
+ * {@code --warmup} seconds (10 by default): timing each file right after its own few warm-ups
+ * measured HotSpot's progress through the compiler's code more than the compiler, and the first
+ * files of a run came out several times slower than the same files timed later. A file starting with '#' is compiled from its second
  * line on by both (as luac skips it). Needs {@code luac5.3} and GNU {@code /usr/bin/time}.
  */
 public final class CompileVsLuac {
@@ -42,12 +49,17 @@ public final class CompileVsLuac {
 
     public static void main(String[] argv) throws Exception {
         int reps = 20;
+        double warmupSeconds = 10;
+        Path summary = null;
         boolean generated = false;
+        int generatedCount = 0;
         List<Path> inputs = new ArrayList<>();
         for (int i = 0; i < argv.length; i++) {
             switch (argv[i]) {
                 case "--reps" -> reps = Integer.parseInt(argv[++i]);
                 case "--generated" -> generated = true;
+                case "--warmup" -> warmupSeconds = Double.parseDouble(argv[++i]);
+                case "--summary" -> summary = Paths.get(argv[++i]);
                 default -> inputs.add(Paths.get(argv[i]));
             }
         }
@@ -61,13 +73,17 @@ public final class CompileVsLuac {
             }
         }
         if (generated) {
-            for (String[] g : generatedChunks()) sources.add(source(tmp, g[0], g[1].getBytes(StandardCharsets.ISO_8859_1)));
+            for (String[] g : generatedChunks()) {
+                sources.add(source(tmp, g[0], g[1].getBytes(StandardCharsets.ISO_8859_1)));
+                generatedCount++;
+            }
         }
         Path empty = Files.write(tmp.resolve("empty.lua"), new byte[0]);
         double luacStart = luacSeconds(empty, 1, reps);
         long emptyRss = luacMaxRssKb(empty);
 
         LuaVM vm = LuaVM.builder().compileMemory(4L << 30).build();
+        warmUp(vm, sources, warmupSeconds);
         System.out.println("luac5.3 -p of an empty file: max RSS " + emptyRss + " KB, "
             + String.format(Locale.ROOT, "%.1f ms", luacStart * 1e3) + " (taken off its times below)\n");
         System.out.println("| source | bytes | lines | luac max RSS (KB) | luavm meter peak (KB) | memory ratio | luac lines/s | luavm lines/s | time ratio |");
@@ -75,6 +91,8 @@ public final class CompileVsLuac {
         double memLog = 0;
         double speedLog = 0;
         int n = 0;
+        double worstMem = 0;
+        String worstMemName = "-";
         for (Source s : sources) {
             long rss = luacMaxRssKb(s.file);
             int k = Math.max(1, (4 << 20) / Math.max(1, s.bytes.length));
@@ -83,6 +101,10 @@ public final class CompileVsLuac {
             double ours = luavmSeconds(vm, s.bytes, reps);
             double mem = (double) peak / rss;
             double speed = ours / luac;
+            if (mem > worstMem) {
+                worstMem = mem;
+                worstMemName = s.name;
+            }
             memLog += Math.log(mem);
             speedLog += Math.log(speed);
             n++;
@@ -91,6 +113,50 @@ public final class CompileVsLuac {
         }
         System.out.printf(Locale.ROOT, "%nGeometric means over %d sources: memory %.2fx luac's RSS, compile time %.2fx luac's.%n",
             n, Math.exp(memLog / n), Math.exp(speedLog / n));
+        List<String> tooBig = new ArrayList<>();
+        int heavy = 0;
+        if (generated) {
+            for (Source s : sources.subList(sources.size() - generatedCount, sources.size())) {
+                heavy++;
+                String failure = loadsIn64MiB(s.bytes);
+                if (failure != null) tooBig.add(s.name + " (" + failure + ")");
+            }
+            System.out.println(tooBig.isEmpty()
+                ? "\nEach of the " + heavy + " generated inputs loads in a sandbox of 64 MiB."
+                : "\nIn a sandbox of 64 MiB, these do not load: " + String.join(", ", tooBig) + ".");
+        }
+        if (summary != null) {
+            List<String> lines = new ArrayList<>();
+            lines.add("sources\t" + n);
+            lines.add(String.format(Locale.ROOT, "memory_mean\t%.4f", Math.exp(memLog / n)));
+            lines.add(String.format(Locale.ROOT, "memory_worst\t%.4f\t%s", worstMem, worstMemName));
+            lines.add(String.format(Locale.ROOT, "time_mean\t%.4f", Math.exp(speedLog / n)));
+            if (generated) {
+                lines.add("heavy_inputs\t" + heavy);
+                lines.add("heavy_failed\t" + tooBig.size() + "\t" + String.join(", ", tooBig));
+            }
+            Files.write(summary, lines, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Compiles every source, round after round, until {@code seconds} have passed (at least one round). */
+    private static void warmUp(LuaVM vm, List<Source> sources, double seconds) {
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        do {
+            for (Source s : sources) vm.compile("=x", s.bytes);
+        } while (System.nanoTime() < end);
+    }
+
+    /** Null if {@code load} compiles the source in a sandbox of 64 MiB, else why not. */
+    private static String loadsIn64MiB(byte[] source) {
+        String text = new String(source, StandardCharsets.ISO_8859_1);
+        Limits small = Limits.defaults().withMemory(64L << 20).withGas(Long.MAX_VALUE).withTimeout(Duration.ofMinutes(10));
+        try (Sandbox sb = LuaVM.newSandbox(Capabilities.standard(), small)) {
+            Object ok = sb.eval("load", "local s = ... local f, msg = load(s, '=x') return f ~= nil or msg", text);
+            return Boolean.TRUE.equals(ok) ? null : String.valueOf(ok);
+        } catch (RuntimeException e) {
+            return e.getMessage();
+        }
     }
 
     private static Source source(Path tmp, String name, byte[] bytes) throws IOException {

@@ -15,8 +15,11 @@ import java.util.Map;
 /**
  * Turns JMH CSV results (and lua5.3 process times) into the Markdown tables of RESULTS.md.
  *
- * <p>Usage: {@code Report [--programs jmh.csv]... [--embedding jmh.csv]... [--lua53 times.tsv]
- * [--engines e1,e2,...] [--only p1,p2,...] [--chart ratios.svg]}. With {@code --chart}, the
+ * <p>Usage: {@code Report [--programs jmh.csv]... [--embedding jmh.csv]... [--embedder jmh.csv]
+ * [--lua53 times.tsv] [--startup times.tsv] [--compiler summary.tsv] [--engines e1,e2,...]
+ * [--only p1,p2,...] [--goals] [--chart ratios.svg]}. {@code --embedder}, {@code --startup} and
+ * {@code --compiler} feed the goals only ({@link Goals}): {@link EmbedderBenchmark}'s scores, one
+ * {@code name<TAB>seconds} per start-up command, and {@code CompileVsLuac --summary}. With {@code --chart}, the
  * warm-run ratios are also drawn as an SVG picture ({@link RatioChart}) into that file. {@code times.tsv} has one {@code program<TAB>seconds} per line
  * (what {@code compare-processes.sh --tsv} writes; extra columns are ignored). A pair with
  * no JMH score shows as {@code n/a (reason)} if {@code skips.txt} skips it, else as
@@ -36,6 +39,8 @@ public final class Report {
         Map<String, Score> embeddingScores = new HashMap<>(); // method + " " + engine
         Map<String, Double> lua53 = new HashMap<>();
         Map<String, Double> processes = new HashMap<>(); // program -> ./luavm whole-process seconds
+        Map<String, Double> startUp = new HashMap<>();
+        Map<String, List<String>> compiler = new HashMap<>();
         boolean goalsOnly = false;
         Path chart = null;
         List<String> engines = new ArrayList<>(Engines.ALL);
@@ -49,6 +54,9 @@ public final class Report {
                     readTsv(tsv, 1, lua53);
                     readTsv(tsv, 2, processes);
                 }
+                case "--embedder" -> readCsv(Paths.get(argv[++i]), programScores, false);
+                case "--startup" -> readTsv(Paths.get(argv[++i]), 1, startUp);
+                case "--compiler" -> readSummary(Paths.get(argv[++i]), compiler);
                 case "--goals" -> goalsOnly = true;
                 case "--chart" -> chart = Paths.get(argv[++i]);
                 case "--engines" -> engines = Arrays.asList(argv[++i].split(","));
@@ -57,14 +65,14 @@ public final class Report {
                     programs = programs.stream().filter(only::contains).toList();
                 }
                 default -> {
-                    System.err.println("usage: Report [--programs csv]... [--embedding csv]... [--lua53 tsv] [--engines list] [--only programs] [--goals] [--chart svg]");
+                    System.err.println("usage: Report [--programs csv]... [--embedding csv]... [--embedder csv] [--lua53 tsv] [--startup tsv] [--compiler tsv] [--engines list] [--only programs] [--goals] [--chart svg]");
                     System.exit(2);
                 }
             }
         }
         StringBuilder out = new StringBuilder();
         if (goalsOnly) {
-            Goals.write(out, programs, programScores, lua53, processes, engines);
+            Goals.write(out, programs, programScores, lua53, processes, engines, new Goals.Extras(startUp, compiler));
             System.out.print(out);
             return;
         }
@@ -250,7 +258,7 @@ public final class Report {
         int score = head.indexOf("Score");
         int error = head.indexOf("Score Error (99.9%)");
         int unit = head.indexOf("Unit");
-        int engine = head.indexOf("Param: engine");
+        int engine = head.indexOf("Param: engine"); // absent for EmbedderBenchmark: filed as Goals.EMBEDDER
         int program = head.indexOf("Param: program");
         for (String line : lines.subList(1, lines.size())) {
             List<String> f = split(line);
@@ -259,12 +267,26 @@ public final class Report {
             }
             double scale = unitSeconds(f.get(unit));
             String method = f.get(bench).substring(f.get(bench).lastIndexOf('.') + 1);
-            String key = embedding ? method + " " + f.get(engine) : f.get(engine) + " " + f.get(program);
+            String engineName = engine < 0 || f.get(engine).isEmpty() ? Goals.EMBEDDER : f.get(engine);
+            String key = embedding ? method + " " + engineName : engineName + " " + f.get(program);
             into.put(key, new Score(parse(f.get(score)) * scale, parse(f.get(error)) * scale, Integer.parseInt(f.get(samples))));
         }
     }
 
     /** Reads column {@code column} (seconds) of compare-processes.sh's TSV; "-" or failures are left out. */
+    /** {@code name<TAB>value<TAB>...} lines ({@code CompileVsLuac --summary}), if the file exists. */
+    private static void readSummary(Path tsv, Map<String, List<String>> into) throws IOException {
+        if (!Files.exists(tsv)) {
+            return;
+        }
+        for (String line : Files.readAllLines(tsv, StandardCharsets.UTF_8)) {
+            String[] f = line.split("\t", -1);
+            if (f.length >= 2) {
+                into.put(f[0], List.of(f).subList(1, f.length));
+            }
+        }
+    }
+
     private static void readTsv(Path tsv, int column, Map<String, Double> into) throws IOException {
         if (!Files.exists(tsv)) {
             return;
