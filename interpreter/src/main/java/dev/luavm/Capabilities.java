@@ -70,11 +70,13 @@ public final class Capabilities {
      * {@link Safety#FORBIDDEN} grant declared without one. {@code module} is the one module whose
      * code may call it ({@link Builder#grantToModule}), or null for any code;
      * {@code onSandboxThread} runs it on the sandbox's thread instead of a host-call thread
-     * ({@link Builder.Declaration#onSandboxThread()}).
+     * ({@link Builder.Declaration#onSandboxThread()}). The host-call layer sees it as a
+     * {@link dev.luavm.host.HostGrant}, which it implements ({@link #describe()} is that
+     * interface's listing line).
      */
     public record Grant(String path, String description, HostFunction function, Safety safety, List<Param> params,
                         List<Param> returns, List<String> effects, Redactor redactor, String example, String module,
-                        boolean onSandboxThread) {
+                        boolean onSandboxThread) implements dev.luavm.host.HostGrant {
         /** Checks the parts and copies the lists. */
         public Grant {
             Objects.requireNonNull(path, "path");
@@ -109,37 +111,6 @@ public final class Capabilities {
         public Grant withFunction(HostFunction fn) {
             return new Grant(path, description, fn, safety, params, returns, effects, redactor, example, module,
                     onSandboxThread);
-        }
-
-        /** True when the grant declares nothing beyond a plain grant. */
-        boolean plain() {
-            return safety == Safety.UNSAFE && params.isEmpty() && returns.isEmpty() && effects.isEmpty() && module == null;
-        }
-
-        /**
-         * One line for listings: {@code "payments.refund(invoice: string, amount: integer 1..1000)
-         * -> string [UNSAFE; network, writes:payments] - Refund an invoice"}; a plain grant is
-         * {@code "path - description"}.
-         */
-        public String describe() {
-            if (plain()) return path + " - " + description;
-            StringBuilder sb = new StringBuilder(path).append('(');
-            for (int i = 0; i < params.size(); i++) {
-                Param p = params.get(i);
-                if (i > 0) sb.append(", ");
-                sb.append(p.name()).append(": ").append(p.type());
-                for (ArgConstraint c : p.constraints()) sb.append(' ').append(c.describe());
-            }
-            sb.append(')');
-            if (!returns.isEmpty()) {
-                List<String> r = new ArrayList<>();
-                for (Param p : returns) r.add(p.type());
-                sb.append(" -> ").append(String.join(", ", r));
-            }
-            sb.append(" [").append(safety);
-            if (!effects.isEmpty()) sb.append("; ").append(String.join(", ", effects));
-            if (module != null) sb.append("; module ").append(module);
-            return sb.append("] - ").append(description).toString();
         }
     }
 
@@ -314,12 +285,21 @@ public final class Capabilities {
          * and safety classes it declares ({@link dev.luavm.binding.ModuleBinder}).
          */
         public Builder module(Object instance) {
-            return dev.luavm.binding.ModuleBinder.bind(this, instance, java.lang.invoke.MethodHandles.lookup());
+            return module(instance, java.lang.invoke.MethodHandles.lookup());
         }
 
         /** {@link #module(Object)}, reaching the class and its records through {@code lookup} (from a named module). */
         public Builder module(Object instance, java.lang.invoke.MethodHandles.Lookup lookup) {
-            return dev.luavm.binding.ModuleBinder.bind(this, instance, lookup);
+            // the binder reads the class; the declarations are checked here as any other
+            for (dev.luavm.host.HostGrant f : dev.luavm.binding.ModuleBinder.functions(instance, lookup)) {
+                Declaration d = declare(f.path(), f.description()).safety(f.safety());
+                for (Param p : f.params()) d.param(p.name(), p.type(), p.description(), p.constraints().toArray(ArgConstraint[]::new));
+                for (Param r : f.returns()) d.returns(r.type(), r.description());
+                d.effects(f.effects().toArray(String[]::new));
+                if (f.example() != null) d.example(f.example());
+                d.redact(f.redactor()).grant(f.function());
+            }
+            return this;
         }
 
         /** Grants {@code g} as declared (a copy of another sandbox's grant, a replay's stand-in). */

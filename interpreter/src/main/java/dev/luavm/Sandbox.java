@@ -591,7 +591,7 @@ public final class Sandbox implements AutoCloseable {
         Throwable failure = null;
         try {
             try {
-                audit.begin(source.kind(), source.chunk(), source.sha256(), Arrays.asList(args), capabilities, limits,
+                audit.begin(source.kind(), source.chunk(), source.sha256(), Arrays.asList(args), capabilities::describe, limits,
                         env.randomSeed(), env.currentTimeMillis()); // fails closed: no log, no run
             } catch (dev.luavm.vm.LuaTermination t) {
                 throw new LuaLimitException(Engine.terminationLimit(t)); // a full audit sink: no room, no run

@@ -1,6 +1,5 @@
 package dev.luavm.audit;
 
-import dev.luavm.Capabilities;
 import dev.luavm.Limits;
 import dev.luavm.LuaAuditException;
 import dev.luavm.LuaLimitException;
@@ -155,10 +154,11 @@ public final class AuditTrail {
      *
      * @param sourceSha256 hex SHA-256 of the source, or null when there is none (a call); asked only when logging
      * @param inputs       the run's arguments as the host passed them (digested)
+     * @param capabilities the sandbox's grants, one line each ({@code Capabilities.describe()}); asked only when logging
      * @throws LuaAuditException when the sink fails: the run must not start
      * @throws RuntimeException  the meter's AUDIT end when the sink is full: the run must not start
      */
-    public void begin(String kind, String chunk, Supplier<String> sourceSha256, List<?> inputs, Capabilities capabilities,
+    public void begin(String kind, String chunk, Supplier<String> sourceSha256, List<?> inputs, Supplier<List<String>> capabilities,
                       Limits limits, long randomSeed, long clockMillis) {
         run++;
         calls = 0;
@@ -171,7 +171,7 @@ public final class AuditTrail {
         cpu.reset(Long.MIN_VALUE);
         inputReads = 0;
         Map<String, Object> limitsMap = limitsOf(limits);
-        List<String> caps = capabilities.describe();
+        List<String> caps = List.copyOf(capabilities.get());
         limitsSha256 = Digests.ofValues(List.of(limitsMap));
         capabilitiesSha256 = Digests.ofValues(caps);
         written = 0;

@@ -1,9 +1,9 @@
 package dev.luavm.binding;
 
-import dev.luavm.Capabilities;
 import dev.luavm.host.HostCall;
 import dev.luavm.host.HostFunction;
 import dev.luavm.host.HostFunctionException;
+import dev.luavm.host.HostGrant;
 import dev.luavm.host.Redactor;
 import dev.luavm.host.Results;
 
@@ -22,9 +22,9 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Grants a {@link LuaModule} object's {@link LuaFunction} methods (what
- * {@code Capabilities.Builder.module(instance)} does). The class is read once, here: each method
- * becomes a declared host function (parameters with their Lua types and descriptions, results,
+ * Reads a {@link LuaModule} object's {@link LuaFunction} methods as declared host functions,
+ * which {@code Capabilities.Builder.module(instance)} grants. The class is read once, here: each
+ * method becomes a declared host function (parameters with their Lua types and descriptions, results,
  * safety, effects, example, redaction) whose {@link HostFunction} calls the method through a
  * {@link MethodHandle} with its arguments converted by {@link TypeAdapters}; nothing is
  * reflected during a call.
@@ -36,17 +36,21 @@ import java.util.Set;
  * as {@code host function 'name' failed}, as with any grant. Registration fails with
  * {@link IllegalArgumentException} naming the method and the type it cannot convert, or the
  * record it cannot read.
+ *
+ * <p>The binder hands its declarations up as {@link HostGrant}s and never names
+ * {@code Capabilities}: the public API depends on this package, not the reverse.
  */
 public final class ModuleBinder {
     private ModuleBinder() {}
 
     /**
-     * Declares and grants the functions of {@code instance} in {@code caps}. {@code lookup} is
+     * The functions of {@code instance}, declared, in the order of their Lua names, for the host
+     * to grant ({@code Capabilities.Builder.module(instance, lookup)} does). {@code lookup} is
      * used to reach the class's methods and its records' components: the default (this module's
      * own lookup) reads any class on the class path, public or not; from a named module, pass
      * {@code MethodHandles.lookup()} of code that can read them.
      */
-    public static Capabilities.Builder bind(Capabilities.Builder caps, Object instance, MethodHandles.Lookup lookup) {
+    public static List<HostGrant> functions(Object instance, MethodHandles.Lookup lookup) {
         Objects.requireNonNull(instance, "module instance");
         Objects.requireNonNull(lookup, "lookup");
         Class<?> type = instance.getClass();
@@ -66,8 +70,9 @@ public final class ModuleBinder {
         }
         if (functions.isEmpty()) throw new IllegalArgumentException(type.getName() + " has no @LuaFunction method");
         functions.sort(Comparator.comparing(b -> b.path));
-        for (Bound b : functions) b.declare(caps);
-        return caps;
+        List<HostGrant> out = new ArrayList<>();
+        for (Bound b : functions) out.add(b.declared());
+        return out;
     }
 
     /** Annotated methods of the class and its superclasses (a subclass's override wins). */
@@ -183,19 +188,20 @@ public final class ModuleBinder {
             this.isVoid = isVoid;
         }
 
-        void declare(Capabilities.Builder caps) {
-            Capabilities.Builder.Declaration d = caps.declare(path, f.description()).safety(f.safety());
-            for (ParamSpec p : params) d.param(p.name(), p.type(), p.description());
+        /** This method as a declared function (the host's builder checks the declaration when it grants it). */
+        HostGrant declared() {
+            List<dev.luavm.host.Param> ps = new ArrayList<>();
+            for (ParamSpec p : params) ps.add(new dev.luavm.host.Param(p.name(), p.type(), p.description(), List.of()));
+            List<dev.luavm.host.Param> rs = new ArrayList<>();
             if (result != null) {
                 String type = result.luaType() + (result.acceptsNil() && !result.luaType().equals("any") ? "?" : "");
-                d.returns(type, describe(f.returns(), result));
+                rs.add(new dev.luavm.host.Param("return#1", type, describe(f.returns(), result), List.of()));
             } else if (!isVoid && !f.returns().isEmpty()) {
-                d.returns("any", f.returns());
+                rs.add(new dev.luavm.host.Param("return#1", "any", f.returns(), List.of()));
             }
-            d.effects(f.effects());
-            if (!f.example().isEmpty()) d.example(f.example());
-            if (!redacted.isEmpty()) d.redact(Redactor.hide(redacted.toArray(String[]::new)));
-            d.grant(this);
+            Redactor r = redacted.isEmpty() ? Redactor.none() : Redactor.hide(redacted.toArray(String[]::new));
+            return HostGrant.declared(path, f.description(), this, f.safety(), ps, rs, List.of(f.effects()), r,
+                    f.example().isEmpty() ? null : f.example());
         }
 
         @Override

@@ -1,6 +1,5 @@
 package dev.luavm.host;
 
-import dev.luavm.Capabilities;
 
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +18,7 @@ public interface CallRequest {
     String sandboxName();
 
     /** The grant called: its dotted name, safety class, parameters, effects. */
-    Capabilities.Grant grant();
+    HostGrant grant();
 
     /** The dotted name the function was granted under ({@code "payments.refund"}). */
     default String name() {

@@ -1,6 +1,5 @@
 package dev.luavm.host;
 
-import dev.luavm.Capabilities;
 import dev.luavm.lib.CallContext;
 
 import java.time.Duration;
@@ -22,7 +21,7 @@ import java.util.List;
  */
 public final class HostCall implements CallRequest {
     private final String sandboxName;
-    private final Capabilities.Grant grant;
+    private final HostGrant grant;
     private final List<Object> args;
     private final CallContext context;
     private final HostGateway gateway;
@@ -40,7 +39,7 @@ public final class HostCall implements CallRequest {
     private String chunk;
     private int line = -1;
 
-    HostCall(String sandboxName, Capabilities.Grant grant, List<Object> args, CallContext context, HostGateway gateway,
+    HostCall(String sandboxName, HostGrant grant, List<Object> args, CallContext context, HostGateway gateway,
              long callNumber, long previousRun, long previousSandbox, long elapsedNanos, dev.luavm.audit.AuditTrail run) {
         this.sandboxName = sandboxName;
         this.grant = grant;
@@ -68,7 +67,7 @@ public final class HostCall implements CallRequest {
     }
 
     @Override
-    public Capabilities.Grant grant() {
+    public HostGrant grant() {
         return grant;
     }
 
@@ -145,7 +144,7 @@ public final class HostCall implements CallRequest {
                 Duration.ofNanos(elapsedNanos()), chunk(), line);
     }
 
-    private record Snapshot(String sandboxName, Capabilities.Grant grant, List<Object> args, long callNumber,
+    private record Snapshot(String sandboxName, HostGrant grant, List<Object> args, long callNumber,
                             long previousCallsThisRun, long previousCallsThisSandbox, Duration elapsed, String chunk,
                             int line) implements CallRequest {
         @Override

@@ -1,6 +1,5 @@
 package dev.luavm.host;
 
-import dev.luavm.Capabilities;
 import dev.luavm.LuaConversionException;
 import dev.luavm.audit.AuditTrail;
 import dev.luavm.audit.AuditValues;
@@ -181,7 +180,7 @@ public final class HostGateway {
     }
 
     /** A Lua function that calls {@code grant} through this gateway. */
-    public Builtin wrap(Capabilities.Grant grant) {
+    public Builtin wrap(HostGrant grant) {
         Counter counter = new Counter(grant);
         counters.put(grant.path(), counter);
         return Builtin.of(grant.path(), c -> invoke(grant, counter, c));
@@ -189,7 +188,7 @@ public final class HostGateway {
 
     /** A Lua function that calls {@code fn}, granted plainly under {@code name}, through this gateway. */
     public Builtin wrap(String name, HostFunction fn) {
-        return wrap(new Capabilities.Grant(name, "", fn));
+        return wrap(DeclaredGrant.plain(name, "", fn));
     }
 
     /** Calls of one grant that ran, in this sandbox and in its latest run (sandbox thread only). */
@@ -200,7 +199,7 @@ public final class HostGateway {
         long runCalls;
         long sandboxCalls;
 
-        Counter(Capabilities.Grant g) {
+        Counter(HostGrant g) {
             List<String> n = new ArrayList<>(g.params().size());
             for (Param p : g.params()) n.add(p.name());
             names = List.copyOf(n);
@@ -219,7 +218,7 @@ public final class HostGateway {
         String error;
     }
 
-    private int invoke(Capabilities.Grant g, Counter counter, CallContext c) {
+    private int invoke(HostGrant g, Counter counter, CallContext c) {
         long seq = audit.nextCall();
         long elapsed = audit.enabled() ? audit.elapsedNanos() : -1; // else read only if a policy asks
         long gasAt = audit.enabled() ? gasUsed.getAsLong() : 0;
@@ -236,7 +235,7 @@ public final class HostGateway {
         }
     }
 
-    private int call(Capabilities.Grant g, Counter counter, CallContext c, long seq, long elapsed, Record rec) {
+    private int call(HostGrant g, Counter counter, CallContext c, long seq, long elapsed, Record rec) {
         String name = g.path();
         int n = c.nargs();
         c.chargeGas(CALL_GAS);
@@ -358,7 +357,7 @@ public final class HostGateway {
      * with no thread to run on (this sandbox's abandoned calls, or the JVM's host-call threads,
      * at their bound) is refused with a Lua error.
      */
-    private Object runOffThread(Capabilities.Grant g, HostCall call, CallContext c, Record rec) throws Exception {
+    private Object runOffThread(HostGrant g, HostCall call, CallContext c, Record rec) throws Exception {
         if (nested >= MAX_NESTED) {
             // each level holds a host-call thread waiting for its Lua callback: as deep as C code may nest, no deeper
             String msg = "C stack overflow (host calls nested " + MAX_NESTED + " deep)";
@@ -464,7 +463,7 @@ public final class HostGateway {
      * function on the running coroutine's stack belongs to the module, and the call is a call
      * (not a metamethod, message handler or finalizer run on an event).
      */
-    private void checkModule(Capabilities.Grant g, CallContext c, Object[] raw, Record rec) {
+    private void checkModule(HostGrant g, CallContext c, Object[] raw, Record rec) {
         boolean implicit = c.calledImplicitly();
         String caller = implicit ? null : c.callerModule();
         if (g.module().equals(caller)) return;
@@ -481,7 +480,7 @@ public final class HostGateway {
     }
 
     /** Declared types, then constraints, parameter by parameter (a refusal names the first that fails). */
-    private static void checkArguments(Capabilities.Grant g, Object[] raw, List<Object> args, CallContext c, Record rec) {
+    private static void checkArguments(HostGrant g, Object[] raw, List<Object> args, CallContext c, Record rec) {
         List<Param> params = g.params();
         for (int i = 0; i < params.size(); i++) {
             Param p = params.get(i);
@@ -581,7 +580,7 @@ public final class HostGateway {
         return error;
     }
 
-    private void log(Capabilities.Grant g, List<String> names, long seq, long gasAt, long elapsed, Record rec) {
+    private void log(HostGrant g, List<String> names, long seq, long gasAt, long elapsed, Record rec) {
         AuditValues.Bounded args = AuditValues.of(rec.args, g.redactor(), names, "#");
         AuditValues.Bounded results = AuditValues.of(rec.results, g.redactor(), List.of(), "return#");
         audit.hostCall(new HostCallEvent(sandboxName, audit.run(), seq, g.path(), g.safety(), args.values(), rec.verdict,
@@ -592,7 +591,7 @@ public final class HostGateway {
     }
 
     /** The recording's full-value channel: the results after the redactor but unbounded, or the error. */
-    private void recordFull(Capabilities.Grant g, long seq, Record rec) {
+    private void recordFull(HostGrant g, long seq, Record rec) {
         boolean failed = rec.outcome == Outcome.REFUSED || rec.outcome == Outcome.RAISED;
         List<Object> full = new ArrayList<>(rec.results.size());
         boolean redacted = false;
