@@ -11,8 +11,9 @@ import java.util.concurrent.Callable;
  * {@link StackOverflowError}.
  *
  * <p>Used where the depth needed is bounded and known: finding the capability bundles (class
- * initialisation), and compiling, whose nesting the syntax check bounds at PUC's 200 levels
- * (under 768 KiB of stack). The caller waits, uninterruptibly (the work is bounded and metered:
+ * initialisation), compiling, whose nesting the syntax check bounds at PUC's 200 levels
+ * (under 768 KiB of stack), and the compiled tier's code generation when the calling thread
+ * had no room for it ({@code Tiering}). The caller waits, uninterruptibly (the work is bounded and metered:
  * a cancel or time limit reaches it through its meter), and gets the result, or the exception
  * or error the work threw, as if it had run in place. Nothing is shared but what the task
  * captures; each call has its own short-lived daemon thread.

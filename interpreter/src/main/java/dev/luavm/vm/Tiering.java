@@ -37,6 +37,16 @@ import java.util.WeakHashMap;
  *
  * <p>Generating code is not charged as gas, since gas must not depend on the tier; its work is
  * bounded by {@link #MAX_INSTRUCTIONS} per prototype and done at most once per prototype per VM.
+ *
+ * <p>Generation needs Java stack (ASM, the JVM's verifier, class loading). Where the calling
+ * thread has too little left (a small host thread, or one deep in re-entries from library
+ * functions such as {@code string.gsub}'s callback), the attempt that ran out is done once more
+ * on a helper thread with room ({@link RoomyStack}), and its outcome is cached as any other: a
+ * 128 KiB host thread gets its hot functions compiled once, instead of throwing the generator's
+ * work away and starting it again every {@link #AUTO_THRESHOLD} entries. The VM's first
+ * generation runs on the helper thread from the start, so the generator's and ASM's classes are
+ * initialised with room: a class whose initialiser ran out of stack would be unusable for the
+ * rest of the JVM's life.
  */
 public final class Tiering {
     /** entries before a function is compiled in {@link Tier#AUTO} */
@@ -60,8 +70,9 @@ public final class Tiering {
 
     private static final Object DECLINED = new Object();
     /**
-     * Generation ran out of Java stack (reached during a deep direct call or re-entry): not
-     * cached and the budget given back, so a later entry at a shallower depth compiles it.
+     * Generation ran out of Java stack even on a helper thread with room, or the helper could not
+     * be started (the calling thread at its last frames): not cached and the budget given back,
+     * so a later entry compiles it.
      */
     private static final Object RETRY = new Object();
 
@@ -75,6 +86,8 @@ public final class Tiering {
     /** guarded by this */
     private final List<String> failures = new ArrayList<>();
     private int serial;
+    /** guarded by this: the first generation ran (on a roomy thread) */
+    private boolean warmed;
 
     /** {@code compiler} may be null (then everything stays interpreted). */
     public Tiering(Tier mode, FunctionCompiler compiler) {
@@ -104,6 +117,11 @@ public final class Tiering {
     /** Functions compiled so far ("main chunk of f.lua", "function <f.lua:3>"), in order; the first {@value #MAX_NAMES}. */
     public synchronized List<String> compiledFunctions() {
         return List.copyOf(compiled);
+    }
+
+    /** Code generations started so far, each once per prototype unless a thread had no room for one (diagnostics, tests). */
+    public synchronized int generations() {
+        return serial;
     }
 
     /** Generated classes the JVM refused (a generator bug; those functions stayed interpreted). */
@@ -151,11 +169,9 @@ public final class Tiering {
         if (c != null) return c;
         if (p.code.length > st.tierBudget) return DECLINED; // this sandbox's budget (not cached: others may compile it)
         st.tierBudget -= p.code.length;
-        try {
-            c = generate(p);
-        } catch (StackOverflowError e) {
-            c = RETRY;
-        }
+        c = warmed ? generateHere(p) : RETRY;
+        if (c == RETRY) c = generateWithRoom(p);
+        warmed = true;
         if (c == RETRY) {
             st.tierBudget += p.code.length;
             return RETRY;
@@ -164,13 +180,38 @@ public final class Tiering {
         return c;
     }
 
+    /** {@link #generate} on the calling thread; RETRY when the thread's stack ran out. */
+    private Object generateHere(Prototype p) {
+        try {
+            return generate(p);
+        } catch (StackOverflowError e) {
+            return RETRY;
+        }
+    }
+
+    /**
+     * {@link #generate} on a thread with room; RETRY only when not even the helper could be
+     * started (this thread at its last frames) or its room was not enough. The caller holds this
+     * object's lock and waits for the helper, so the helper's uses of the guarded fields are the
+     * caller's (the thread's start and end order them).
+     */
+    private Object generateWithRoom(Prototype p) {
+        try {
+            return RoomyStack.call("compile", () -> generateHere(p));
+        } catch (StackOverflowError e) {
+            return RETRY;
+        }
+    }
+
     private Object generate(Prototype p) {
         if (compiler == null || p.code.length > MAX_INSTRUCTIONS) return DECLINED;
         String name = FunctionCompiler.PACKAGE + "LuaFunction" + (serial++);
         byte[] bytes;
         try {
             bytes = compiler.compile(p, name);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
+            // LinkageError: a generator class the JVM cannot initialise (its initialiser ran out of
+            // stack on a thread without room, before this VM existed): interpreted, never an Error for the host
             if (failures.size() < MAX_NAMES) failures.add(describe(p) + ": " + e);
             return DECLINED;
         }
