@@ -2,7 +2,6 @@ package dev.luavm.cli;
 
 import dev.luavm.CompiledChunk;
 import dev.luavm.LuaException;
-import dev.luavm.LuaVM;
 
 import java.io.IOException;
 
@@ -13,7 +12,7 @@ final class Listing {
     static int print(Options o, Console console) {
         try {
             byte[] src = Runner.readScript(o.script, console);
-            CompiledChunk chunk = LuaVM.builder().limits(Runner.limits(o)).build()
+            CompiledChunk chunk = StandardBundles.runtime().limits(Runner.limits(o)).build()
                     .compile(Runner.chunkName(o.script), dev.luavm.stdlib.pkg.FileText.strip(src));
             console.out.print(chunk.listing(o.listing > 1));
             console.out.flush();

@@ -69,11 +69,11 @@ final class Runner {
      */
     static final List<String> DEFAULT_EXTRAS = List.of("package", "io", "os.exit", "debug", "compat");
 
-    static Capabilities capabilities(Options o) {
+    static Capabilities capabilities(Options o, LuaVM vm) {
         Capabilities.Builder b = o.caps == null ? Capabilities.standard().toBuilder().bundles(DEFAULT_EXTRAS)
                 : Capabilities.builder().bundles(Arrays.asList(o.caps.split(",")));
         if (!o.mounts.isEmpty()) b.filesystem(Mounts.parse(o.mounts));
-        return b.build();
+        return StandardBundles.capabilities(b, vm).build();
     }
 
     /** Where require reads modules: the script's directory ('.' without a script file), then each --path. */
@@ -119,7 +119,7 @@ final class Runner {
         Sandbox sandbox;
         JsonLinesAuditSink log = null;
         try {
-            vm = LuaVM.builder().limits(limits(options)).tier(tier(options)).build();
+            vm = StandardBundles.runtime().limits(limits(options)).tier(tier(options)).build();
             if (options.audit != null) {
                 AuditKey key;
                 try {
@@ -188,7 +188,7 @@ final class Runner {
         /** The sandbox; from {@code snapshot} when not null (the CLI's streams are re-bound to the restored handles). */
         Sandbox build(byte[] snapshot) {
             Sandbox.Builder b = vm.sandbox()
-                    .capabilities(capabilities(options))
+                    .capabilities(capabilities(options, vm))
                     .output(stdout())
                     .errorOutput(stderr())
                     .input(console.in)

@@ -71,9 +71,17 @@ public abstract non-sealed class Builtin extends LuaFunction {
     }
 
     /**
-     * A builtin from a lambda, for the many one-liners of the standard library. The walk cannot
-     * see inside a lambda, so {@code body} must capture no Lua value: a builtin that holds one
-     * is a subclass overriding {@link #forEachReference}.
+     * A builtin from a lambda, for hosts and tests. The walk cannot see inside a lambda, so
+     * {@code body} must capture no Lua value: a builtin that holds one is a subclass overriding
+     * {@link #forEachReference}.
+     *
+     * <p>The standard library does not use it: its builtins are anonymous subclasses
+     * ({@code new Builtin("name") { public int call(CallContext c) { ... } }}), for start-up.
+     * Each lambda a class initialiser evaluates links an {@code invokedynamic} call site, which
+     * JDK 17's CDS archive does not keep (about 65 µs each on the main thread, ~200 of them),
+     * while an anonymous class is one more class loaded from the archive (about 7 µs); the warm
+     * call is one virtual call instead of two (benchmarks/PROFILE.md, "Start-up: builtins
+     * without invokedynamic").
      */
     public static Builtin of(String qualifiedName, Body body) {
         return new Builtin(qualifiedName) {
@@ -96,6 +104,21 @@ public abstract non-sealed class Builtin extends LuaFunction {
                 return body.call(c);
             }
         };
+    }
+
+    /**
+     * The keys a library table holds {@code functions} under: each one's {@link #name} (or, with
+     * {@code qualified}, its {@link #qualifiedName}) as a Lua string, in order. A plain loop: it
+     * runs in library class initialisers, where a stream's lambdas would each cost an
+     * {@code invokedynamic} linkage at start-up.
+     */
+    public static LuaString[] keys(java.util.List<Builtin> functions, boolean qualified) {
+        LuaString[] keys = new LuaString[functions.size()];
+        for (int i = 0; i < keys.length; i++) {
+            Builtin f = functions.get(i);
+            keys[i] = LuaString.of(qualified ? f.qualifiedName : f.name);
+        }
+        return keys;
     }
 
     @FunctionalInterface

@@ -170,19 +170,19 @@ final class Intrinsics {
         }
     };
 
-    static final Builtin CREATE = Builtin.of("coroutine.create", c -> {
+    static final Builtin CREATE = new Builtin("coroutine.create") { @Override public int call(CallContext c) {
         LuaFunction f = c.checkFunction(1);
         Ctx x = (Ctx) c;
         return c.ret(new Coroutine(x.st, f, Coroutine.INITIAL_STACK));
-    });
+    }};
 
-    static final Builtin WRAP = Builtin.of("coroutine.wrap", c -> {
+    static final Builtin WRAP = new Builtin("coroutine.wrap") { @Override public int call(CallContext c) {
         LuaFunction f = c.checkFunction(1);
         Ctx x = (Ctx) c;
         Coroutine co = new Coroutine(x.st, f, Coroutine.INITIAL_STACK);
         c.memory().charge(Sizes.CLOSURE_HEADER);
         return c.ret(new WrapFn(co));
-    });
+    }};
 
     // coroutine.status answers, made once (not per call): immutable, shared by every sandbox
     private static final LuaString ST_SUSPENDED = LuaString.of(Coroutine.Status.SUSPENDED.luaName);
@@ -190,7 +190,7 @@ final class Intrinsics {
     private static final LuaString ST_NORMAL = LuaString.of(Coroutine.Status.NORMAL.luaName);
     private static final LuaString ST_DEAD = LuaString.of(Coroutine.Status.DEAD.luaName);
 
-    static final Builtin STATUS = Builtin.of("coroutine.status", c -> {
+    static final Builtin STATUS = new Builtin("coroutine.status") { @Override public int call(CallContext c) {
         if (!(c.arg(1) instanceof Coroutine co)) throw c.argError(1, "thread expected");
         Ctx x = (Ctx) c;
         LuaString s = co == x.st.current ? ST_RUNNING : switch (co.status) {
@@ -200,24 +200,24 @@ final class Intrinsics {
             case DEAD -> ST_DEAD;
         };
         return c.ret(s);
-    });
+    }};
 
-    static final Builtin RUNNING = Builtin.of("coroutine.running", c -> {
+    static final Builtin RUNNING = new Builtin("coroutine.running") { @Override public int call(CallContext c) {
         Ctx x = (Ctx) c;
         Coroutine co = x.st.current;
         return c.ret(co, co.isMain());
-    });
+    }};
 
-    static final Builtin ISYIELDABLE = Builtin.of("coroutine.isyieldable", c -> {
+    static final Builtin ISYIELDABLE = new Builtin("coroutine.isyieldable") { @Override public int call(CallContext c) {
         Ctx x = (Ctx) c;
         Coroutine co = x.st.current;
         // this builtin runs inside the loop, not a re-entry, so nny counts only outer Java levels
         return c.ret(!co.isMain() && co.nny == 0);
-    });
+    }};
 
     // ---- error
 
-    static final Builtin ERROR = Builtin.of("error", c -> {
+    static final Builtin ERROR = new Builtin("error") { @Override public int call(CallContext c) {
         Object v = c.arg(1);
         long level = c.optInteger(2, 1);
         if (v instanceof LuaString s && level > 0) {
@@ -236,11 +236,11 @@ final class Intrinsics {
             }
         }
         throw new LuaError(v);
-    });
+    }};
 
     // ---- load
 
-    static final Builtin LOAD = Builtin.of("load", Load::call);
+    static final Builtin LOAD = new Builtin("load") { @Override public int call(CallContext c) { return Load.call(c); } };
 
     /** A main-chunk closure: fresh closed upvalues, the first one holding {@code env}. */
     static LuaClosure bind(LuaState st, Prototype p, Object env) {

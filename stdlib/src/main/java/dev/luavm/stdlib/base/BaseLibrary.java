@@ -69,10 +69,15 @@ public final class BaseLibrary implements Library {
     private static final LuaString VERSION = LuaString.of("_VERSION");
     private static final LuaString VERSION_VALUE = LuaString.of("Lua 5.3");
     private static final Intrinsic[] INTRINSICS = {Intrinsic.PCALL, Intrinsic.XPCALL, Intrinsic.ERROR, Intrinsic.LOAD};
-    private static final LuaString[] INTRINSIC_KEYS = java.util.Arrays.stream(INTRINSICS)
-            .map(i -> LuaString.of(dev.luavm.vm.LuaState.intrinsic(i).qualifiedName)).toArray(LuaString[]::new);
+    private static final LuaString[] INTRINSIC_KEYS = intrinsicKeys();
 
-    static final Builtin ASSERT = Builtin.of("assert", c -> {
+    private static LuaString[] intrinsicKeys() {
+        LuaString[] keys = new LuaString[INTRINSICS.length];
+        for (int i = 0; i < keys.length; i++) keys[i] = LuaString.of(dev.luavm.vm.LuaState.intrinsic(INTRINSICS[i]).qualifiedName);
+        return keys;
+    }
+
+    static final Builtin ASSERT = new Builtin("assert") { @Override public int call(CallContext c) {
         if (c.toBoolean(1)) {
             int n = c.nargs();
             if (n > SMALL) c.chargeGas(n); // element work: every argument is returned
@@ -84,7 +89,7 @@ public final class BaseLibrary implements Library {
         Object msg = c.nargs() >= 2 ? c.arg(2) : LuaString.of("assertion failed!");
         if (msg instanceof LuaString s) throw c.error(s.toString());
         throw new dev.luavm.vm.LuaError(msg);
-    });
+    }};
 
     private static final LuaString TOSTRING_NAME = LuaString.of("tostring");
 
@@ -93,7 +98,7 @@ public final class BaseLibrary implements Library {
      * comes (see {@link PrintLine}), so output made before an error or by a {@code __tostring}
      * keeps 5.3's order.
      */
-    static final Builtin PRINT = Builtin.of("print", c -> {
+    static final Builtin PRINT = new Builtin("print") { @Override public int call(CallContext c) {
         Object tostring = c.index(c.globals(), TOSTRING_NAME);
         PrintLine out = new PrintLine(c);
         c.chargeGas(1);
@@ -119,17 +124,17 @@ public final class BaseLibrary implements Library {
         out.add((byte) '\n');
         out.flush();
         return 0;
-    });
+    }};
 
-    static final Builtin GETMETATABLE = Builtin.of("getmetatable", c -> {
+    static final Builtin GETMETATABLE = new Builtin("getmetatable") { @Override public int call(CallContext c) {
         c.checkAny(1);
         LuaTable mt = c.getMetatable(c.arg(1));
         if (mt == null) return c.ret(null);
         Object protectedValue = mt.getStr(METATABLE);
         return c.ret(protectedValue != null ? protectedValue : mt);
-    });
+    }};
 
-    static final Builtin SETMETATABLE = Builtin.of("setmetatable", c -> {
+    static final Builtin SETMETATABLE = new Builtin("setmetatable") { @Override public int call(CallContext c) {
         LuaTable t = c.checkTable(1);
         Object mt = c.arg(2);
         // 5.3 wants the argument present: setmetatable(t) fails, setmetatable(t, nil) does not
@@ -140,29 +145,29 @@ public final class BaseLibrary implements Library {
         Collector gc = c.memory().collector();
         if (gc != null) gc.register(t, (LuaTable) mt);
         return c.ret(t);
-    });
+    }};
 
     /** The iterator ipairs returns: honours __index, as 5.3's ipairs does. */
-    static final Builtin IPAIRS_AUX = Builtin.of("ipairs_aux", c -> {
+    static final Builtin IPAIRS_AUX = new Builtin("ipairs_aux") { @Override public int call(CallContext c) {
         long i = c.checkInteger(2) + 1;
         Object t = c.arg(1);
         Object v = t instanceof LuaTable tt && tt.getMetatable() == null ? tt.getInt(i) : c.index(t, i);
         return v == null ? c.ret(null) : c.ret(i, v);
-    });
+    }};
 
-    static final Builtin IPAIRS = Builtin.of("ipairs", c -> {
+    static final Builtin IPAIRS = new Builtin("ipairs") { @Override public int call(CallContext c) {
         c.checkAny(1);
         return c.ret(IPAIRS_AUX, c.arg(1), 0L);
-    });
+    }};
 
-    static final Builtin NEXT = Builtin.of("next", c -> {
+    static final Builtin NEXT = new Builtin("next") { @Override public int call(CallContext c) {
         LuaTable t = c.checkTable(1);
         Object[] kv = new Object[2];
         if (t.next(c.arg(2), kv)) return c.ret(kv[0], kv[1]);
         return c.ret(null);
-    });
+    }};
 
-    static final Builtin PAIRS_FN = Builtin.of("pairs", c -> {
+    static final Builtin PAIRS_FN = new Builtin("pairs") { @Override public int call(CallContext c) {
         Object t = c.checkAny(1);
         LuaTable mt = c.getMetatable(t);
         Object tm = mt == null ? null : mt.getStr(PAIRS);
@@ -172,16 +177,16 @@ public final class BaseLibrary implements Library {
         }
         // as 5.3's pairsmeta: any value is accepted here; next complains when the loop calls it
         return c.ret(NEXT, t, null);
-    });
+    }};
 
-    static final Builtin RAWEQUAL = Builtin.of("rawequal", c -> {
+    static final Builtin RAWEQUAL = new Builtin("rawequal") { @Override public int call(CallContext c) {
         c.checkAny(1);
         c.checkAny(2);
         Object a = c.arg(1);
         Object b = c.arg(2);
         if (a instanceof LuaString x && b instanceof LuaString y) return c.ret(x.equals(y, c::chargeGas));
         return c.ret(rawEquals(a, b));
-    });
+    }};
 
     static boolean rawEquals(Object a, Object b) {
         if (a == b) return true;
@@ -197,28 +202,28 @@ public final class BaseLibrary implements Library {
         return false;
     }
 
-    static final Builtin RAWGET = Builtin.of("rawget", c -> {
+    static final Builtin RAWGET = new Builtin("rawget") { @Override public int call(CallContext c) {
         LuaTable t = c.checkTable(1);
         c.checkAny(2);
         return c.ret(t.get(c.arg(2)));
-    });
+    }};
 
-    static final Builtin RAWLEN = Builtin.of("rawlen", c -> {
+    static final Builtin RAWLEN = new Builtin("rawlen") { @Override public int call(CallContext c) {
         Object v = c.arg(1);
         if (v instanceof LuaTable t) return c.ret(t.length());
         if (v instanceof LuaString s) return c.ret((long) s.length());
         throw c.argError(1, "table or string expected");
-    });
+    }};
 
-    static final Builtin RAWSET = Builtin.of("rawset", c -> {
+    static final Builtin RAWSET = new Builtin("rawset") { @Override public int call(CallContext c) {
         LuaTable t = c.checkTable(1);
         c.checkAny(2);
         c.checkAny(3);
         t.put(c.arg(2), c.arg(3));
         return c.ret(t);
-    });
+    }};
 
-    static final Builtin SELECT = Builtin.of("select", c -> {
+    static final Builtin SELECT = new Builtin("select") { @Override public int call(CallContext c) {
         int top = c.nargs();
         Object first = c.arg(1);
         // lua5.3 looks at the first byte only: select('#x', ...) counts too
@@ -233,9 +238,9 @@ public final class BaseLibrary implements Library {
         for (int i = 0; i < count; i++) vals[i] = c.arg((int) n + 1 + i);
         for (int i = 0; i < count; i++) c.setResult(i, vals[i]);
         return count;
-    });
+    }};
 
-    static final Builtin TONUMBER = Builtin.of("tonumber", c -> {
+    static final Builtin TONUMBER = new Builtin("tonumber") { @Override public int call(CallContext c) {
         if (c.isNoneOrNil(2)) {
             Object v = c.checkAny(1);
             if (v instanceof Long || v instanceof Double) return c.ret(v);
@@ -251,7 +256,7 @@ public final class BaseLibrary implements Library {
         if (base < 2 || base > 36) throw c.argError(2, "base out of range");
         c.chargeGas(LuaNumbers.parseWork(s));
         return c.ret(parseInBase(s, (int) base));
-    });
+    }};
 
     private static Long parseInBase(LuaString s, int base) {
         int i = 0;
@@ -282,17 +287,17 @@ public final class BaseLibrary implements Library {
         return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == 0x0B;
     }
 
-    static final Builtin TOSTRING = Builtin.of("tostring", c -> {
+    static final Builtin TOSTRING = new Builtin("tostring") { @Override public int call(CallContext c) {
         c.checkAny(1);
         return c.ret(c.toStringMeta(c.arg(1)));
-    });
+    }};
 
-    static final Builtin TYPE = Builtin.of("type", c -> {
+    static final Builtin TYPE = new Builtin("type") { @Override public int call(CallContext c) {
         c.checkAny(1);
         return c.ret(LuaValues.type(c.arg(1)));
-    });
+    }};
 
-    static final Builtin COLLECTGARBAGE = Builtin.of("collectgarbage", c -> {
+    static final Builtin COLLECTGARBAGE = new Builtin("collectgarbage") { @Override public int call(CallContext c) {
         int opt = c.checkOption(1, "collect", "collect", "stop", "restart", "count", "step", "setpause",
                 "setstepmul", "isrunning");
         long data = c.optInteger(2, 0); // checked for every option, as 5.3 does
@@ -319,7 +324,7 @@ public final class BaseLibrary implements Library {
             case 7 -> c.ret(c.memory().collector() == null || c.memory().collector().isRunning());
             default -> throw new IllegalStateException();
         };
-    });
+    }};
 
     /** A full collection (a walk of the live heap that clears weak tables), then the finalizers due. */
     private static void collect(CallContext c) {
@@ -335,6 +340,5 @@ public final class BaseLibrary implements Library {
     // After the builtins above: static fields are initialised in textual order.
     private static final Builtin[] FUNCTIONS = {ASSERT, PRINT, GETMETATABLE, SETMETATABLE, IPAIRS, PAIRS_FN, NEXT,
         RAWEQUAL, RAWGET, RAWLEN, RAWSET, SELECT, TONUMBER, TOSTRING, TYPE, COLLECTGARBAGE};
-    private static final LuaString[] FUNCTION_KEYS = java.util.Arrays.stream(FUNCTIONS)
-            .map(b -> LuaString.of(b.qualifiedName)).toArray(LuaString[]::new);
+    private static final LuaString[] FUNCTION_KEYS = Builtin.keys(java.util.Arrays.asList(FUNCTIONS), true);
 }

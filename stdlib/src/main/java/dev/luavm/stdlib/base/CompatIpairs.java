@@ -1,5 +1,6 @@
 package dev.luavm.stdlib.base;
 
+import dev.luavm.lib.CallContext;
 import dev.luavm.value.Builtin;
 import dev.luavm.value.LuaString;
 import dev.luavm.value.LuaTable;
@@ -17,7 +18,7 @@ public final class CompatIpairs {
     private static final LuaString IPAIRS_META = LuaString.of("__ipairs");
 
     /** {@code pairsmeta(L, "__ipairs", 1, ipairsaux)} */
-    public static final Builtin IPAIRS = Builtin.of("ipairs", c -> {
+    public static final Builtin IPAIRS = new Builtin("ipairs") { @Override public int call(CallContext c) {
         Object t = c.checkAny(1);
         LuaTable mt = c.getMetatable(t);
         Object tm = mt == null ? null : mt.getStr(IPAIRS_META);
@@ -26,7 +27,7 @@ public final class CompatIpairs {
             return c.ret(r.length > 0 ? r[0] : null, r.length > 1 ? r[1] : null, r.length > 2 ? r[2] : null);
         }
         return c.ret(BaseLibrary.IPAIRS_AUX, t, 0L);
-    });
+    }};
 
     /** True for base's {@code ipairs}, the function {@link #IPAIRS} replaces. */
     public static boolean isBaseIpairs(Object fn) {

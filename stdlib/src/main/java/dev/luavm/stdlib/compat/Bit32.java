@@ -27,18 +27,18 @@ final class Bit32 {
     private static final long ALLONES = 0xFFFF_FFFFL;
 
     static final List<Builtin> FUNCTIONS = List.of(
-        Builtin.of("bit32.arshift", Bit32::arshift),
-        Builtin.of("bit32.band", Bit32::band),
-        Builtin.of("bit32.bnot", Bit32::bnot),
-        Builtin.of("bit32.bor", Bit32::bor),
-        Builtin.of("bit32.bxor", Bit32::bxor),
-        Builtin.of("bit32.btest", Bit32::btest),
-        Builtin.of("bit32.extract", Bit32::extract),
-        Builtin.of("bit32.lrotate", Bit32::lrotate),
-        Builtin.of("bit32.lshift", Bit32::lshift),
-        Builtin.of("bit32.replace", Bit32::replace),
-        Builtin.of("bit32.rrotate", Bit32::rrotate),
-        Builtin.of("bit32.rshift", Bit32::rshift));
+        new Builtin("bit32.arshift") { @Override public int call(CallContext c) { return Bit32.arshift(c); } },
+        new Builtin("bit32.band") { @Override public int call(CallContext c) { return Bit32.band(c); } },
+        new Builtin("bit32.bnot") { @Override public int call(CallContext c) { return Bit32.bnot(c); } },
+        new Builtin("bit32.bor") { @Override public int call(CallContext c) { return Bit32.bor(c); } },
+        new Builtin("bit32.bxor") { @Override public int call(CallContext c) { return Bit32.bxor(c); } },
+        new Builtin("bit32.btest") { @Override public int call(CallContext c) { return Bit32.btest(c); } },
+        new Builtin("bit32.extract") { @Override public int call(CallContext c) { return Bit32.extract(c); } },
+        new Builtin("bit32.lrotate") { @Override public int call(CallContext c) { return Bit32.lrotate(c); } },
+        new Builtin("bit32.lshift") { @Override public int call(CallContext c) { return Bit32.lshift(c); } },
+        new Builtin("bit32.replace") { @Override public int call(CallContext c) { return Bit32.replace(c); } },
+        new Builtin("bit32.rrotate") { @Override public int call(CallContext c) { return Bit32.rrotate(c); } },
+        new Builtin("bit32.rshift") { @Override public int call(CallContext c) { return Bit32.rshift(c); } });
 
     /** {@code andaux}: the AND of every argument (all ones without any). */
     private static long and(CallContext c) {

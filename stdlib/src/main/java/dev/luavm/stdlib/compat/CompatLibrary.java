@@ -1,5 +1,6 @@
 package dev.luavm.stdlib.compat;
 
+import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
 import dev.luavm.stdlib.base.CompatIpairs;
@@ -40,10 +41,10 @@ public final class CompatLibrary implements Library {
     private static final LuaString DUMP = LuaString.of("dump");
 
     /** {@code str_dump}'s argument check, then the refusal (there is no binary chunk to give) */
-    static final Builtin STRING_DUMP = Builtin.of("string.dump", c -> {
+    static final Builtin STRING_DUMP = new Builtin("string.dump") { @Override public int call(CallContext c) {
         c.checkType(1, "function");
         throw c.error("unable to dump given function (binary chunks are not supported)");
-    });
+    }};
     /** {@code LUA_LOADED_TABLE}, the registry's {@code package.loaded} (when package was installed first) */
     private static final LuaString LOADED = LuaString.of("_LOADED");
 
@@ -53,9 +54,14 @@ public final class CompatLibrary implements Library {
 
     static {
         Map<String, Builtin> math = MathCompat.functions();
-        MATH_KEYS = math.keySet().stream().map(LuaString::of).toArray(LuaString[]::new);
-        MATH_FUNCTIONS = math.values().toArray(Builtin[]::new);
-        BIT32_KEYS = Bit32.FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+        MATH_KEYS = new LuaString[math.size()];
+        MATH_FUNCTIONS = new Builtin[math.size()];
+        int i = 0;
+        for (Map.Entry<String, Builtin> e : math.entrySet()) { // a loop, not a stream: no lambda linkage at start-up
+            MATH_KEYS[i] = LuaString.of(e.getKey());
+            MATH_FUNCTIONS[i++] = e.getValue();
+        }
+        BIT32_KEYS = Builtin.keys(Bit32.FUNCTIONS, false);
     }
 
     /** the bit32 table, built once per instance (one LuaVM) and copied into each sandbox */

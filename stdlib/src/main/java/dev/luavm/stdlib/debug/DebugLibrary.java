@@ -1,5 +1,6 @@
 package dev.luavm.stdlib.debug;
 
+import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
 import dev.luavm.lib.TableTemplate;
@@ -36,7 +37,7 @@ public final class DebugLibrary implements Library {
         ctx.globals().put(DEBUG, template.copy(ctx.memory()));
     }
 
-    static final Builtin TRACEBACK = Builtin.of("debug.traceback", c -> {
+    static final Builtin TRACEBACK = new Builtin("debug.traceback") { @Override public int call(CallContext c) {
         int a = 1;
         Coroutine co = null;
         if (c.arg(1) instanceof Coroutine t) {
@@ -55,9 +56,9 @@ public final class DebugLibrary implements Library {
         String tb = co == null ? DebugInfo.traceback(c, m, level) : DebugInfo.traceback(c, co, m, level);
         c.chargeBytes(tb.length() - (ms == null ? 0 : ms.length())); // the levels listed (at most 22 lines)
         return c.ret(c.newString(tb.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)));
-    });
+    }};
 
-    static final Builtin GETINFO = Builtin.of("debug.getinfo", c -> {
+    static final Builtin GETINFO = new Builtin("debug.getinfo") { @Override public int call(CallContext c) {
         int a = 1;
         if (c.arg(1) instanceof Coroutine) {
             throw c.argError(1, "getinfo of another coroutine is not available");
@@ -69,5 +70,5 @@ public final class DebugLibrary implements Library {
             return c.ret(DebugInfo.getInfo(c, level));
         }
         throw c.argError(a, "function or level expected");
-    });
+    }};
 }

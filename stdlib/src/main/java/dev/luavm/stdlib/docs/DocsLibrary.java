@@ -66,7 +66,7 @@ public final class DocsLibrary implements Library {
         }
         Texts texts = new Texts(docs, ctx.memory());
         LuaTable meta = ctx.newTable();
-        meta.put(CALL, Builtin.of("docs", c -> print(c, texts)));
+        meta.put(CALL, new Builtin("docs") { @Override public int call(CallContext c) { return print(c, texts); } });
         table.setMetatable(meta);
         ctx.globals().put(DOCS, table);
     }

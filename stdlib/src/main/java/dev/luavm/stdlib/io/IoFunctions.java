@@ -440,7 +440,7 @@ final class IoFunctions {
     }
 
     /** g_read on the iterator's file, which it already checked is open. */
-    static final Builtin READ_WITH = Builtin.of("read", k -> read(k, (Userdata) k.arg(1), 2));
+    static final Builtin READ_WITH = new Builtin("read") { @Override public int call(CallContext k) { return read(k, (Userdata) k.arg(1), 2); } };
 
     static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);

@@ -1,5 +1,6 @@
 package dev.luavm.stdlib.io;
 
+import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
 import dev.luavm.value.Builtin;
@@ -31,34 +32,34 @@ public final class IoLibrary implements Library {
     static final LuaString FILE_MT = LuaString.of("FILE*");
 
     private static final Builtin[] METHODS = {
-        Builtin.of("write", IoFunctions::fileWrite),
-        Builtin.of("flush", IoFunctions::fileFlush),
-        Builtin.of("setvbuf", IoFunctions::setvbuf),
-        Builtin.of("seek", IoFunctions::seek),
-        Builtin.of("close", IoFunctions::fileClose),
+        new Builtin("write") { @Override public int call(CallContext c) { return IoFunctions.fileWrite(c); } },
+        new Builtin("flush") { @Override public int call(CallContext c) { return IoFunctions.fileFlush(c); } },
+        new Builtin("setvbuf") { @Override public int call(CallContext c) { return IoFunctions.setvbuf(c); } },
+        new Builtin("seek") { @Override public int call(CallContext c) { return IoFunctions.seek(c); } },
+        new Builtin("close") { @Override public int call(CallContext c) { return IoFunctions.fileClose(c); } },
     };
     private static final Builtin[] INPUT_METHODS = {
-        Builtin.of("read", IoFunctions::fileRead),
-        Builtin.of("lines", IoFunctions::fileLines),
+        new Builtin("read") { @Override public int call(CallContext c) { return IoFunctions.fileRead(c); } },
+        new Builtin("lines") { @Override public int call(CallContext c) { return IoFunctions.fileLines(c); } },
     };
     private static final Builtin[] FUNCTIONS = {
-        Builtin.of("io.write", IoFunctions::write),
-        Builtin.of("io.flush", IoFunctions::flush),
-        Builtin.of("io.close", IoFunctions::close),
-        Builtin.of("io.type", IoFunctions::type),
-        Builtin.of("io.output", IoFunctions::output),
+        new Builtin("io.write") { @Override public int call(CallContext c) { return IoFunctions.write(c); } },
+        new Builtin("io.flush") { @Override public int call(CallContext c) { return IoFunctions.flush(c); } },
+        new Builtin("io.close") { @Override public int call(CallContext c) { return IoFunctions.close(c); } },
+        new Builtin("io.type") { @Override public int call(CallContext c) { return IoFunctions.type(c); } },
+        new Builtin("io.output") { @Override public int call(CallContext c) { return IoFunctions.output(c); } },
     };
     private static final Builtin[] INPUT_FUNCTIONS = {
-        Builtin.of("io.read", IoFunctions::read),
-        Builtin.of("io.lines", IoFunctions::lines),
-        Builtin.of("io.input", IoFunctions::input),
+        new Builtin("io.read") { @Override public int call(CallContext c) { return IoFunctions.read(c); } },
+        new Builtin("io.lines") { @Override public int call(CallContext c) { return IoFunctions.lines(c); } },
+        new Builtin("io.input") { @Override public int call(CallContext c) { return IoFunctions.input(c); } },
     };
     private static final Builtin[] FILE_FUNCTIONS = {
-        Builtin.of("io.open", IoFunctions::open),
-        Builtin.of("io.tmpfile", IoFunctions::tmpfile),
+        new Builtin("io.open") { @Override public int call(CallContext c) { return IoFunctions.open(c); } },
+        new Builtin("io.tmpfile") { @Override public int call(CallContext c) { return IoFunctions.tmpfile(c); } },
     };
-    private static final Builtin TOSTRING = Builtin.of("__tostring", IoFunctions::tostring);
-    private static final Builtin GC = Builtin.of("__gc", IoFunctions::gc);
+    private static final Builtin TOSTRING = new Builtin("__tostring") { @Override public int call(CallContext c) { return IoFunctions.tostring(c); } };
+    private static final Builtin GC = new Builtin("__gc") { @Override public int call(CallContext c) { return IoFunctions.gc(c); } };
 
     @Override
     public String name() {

@@ -22,13 +22,13 @@ public final class MathCompat {
 
     static {
         FUNCTIONS.put("atan2", MathLibrary.ATAN);
-        FUNCTIONS.put("cosh", Builtin.of("math.cosh", c -> unary(c, MathCompat::cosh)));
-        FUNCTIONS.put("sinh", Builtin.of("math.sinh", c -> unary(c, MathCompat::sinh)));
-        FUNCTIONS.put("tanh", Builtin.of("math.tanh", c -> unary(c, MathCompat::tanh)));
-        FUNCTIONS.put("pow", Builtin.of("math.pow", MathCompat::pow));
-        FUNCTIONS.put("frexp", Builtin.of("math.frexp", MathCompat::frexp));
-        FUNCTIONS.put("ldexp", Builtin.of("math.ldexp", MathCompat::ldexp));
-        FUNCTIONS.put("log10", Builtin.of("math.log10", MathCompat::log10));
+        FUNCTIONS.put("cosh", new Builtin("math.cosh") { @Override public int call(CallContext c) { return unary(c, MathCompat::cosh); } });
+        FUNCTIONS.put("sinh", new Builtin("math.sinh") { @Override public int call(CallContext c) { return unary(c, MathCompat::sinh); } });
+        FUNCTIONS.put("tanh", new Builtin("math.tanh") { @Override public int call(CallContext c) { return unary(c, MathCompat::tanh); } });
+        FUNCTIONS.put("pow", new Builtin("math.pow") { @Override public int call(CallContext c) { return MathCompat.pow(c); } });
+        FUNCTIONS.put("frexp", new Builtin("math.frexp") { @Override public int call(CallContext c) { return MathCompat.frexp(c); } });
+        FUNCTIONS.put("ldexp", new Builtin("math.ldexp") { @Override public int call(CallContext c) { return MathCompat.ldexp(c); } });
+        FUNCTIONS.put("log10", new Builtin("math.log10") { @Override public int call(CallContext c) { return MathCompat.log10(c); } });
     }
 
     /** The functions by their name in {@code math}, in lmathlib.c's order; immutable builtins shared by every sandbox. */

@@ -1,5 +1,6 @@
 package dev.luavm.stdlib.math;
 
+import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
 import dev.luavm.lib.TableTemplate;
@@ -16,33 +17,33 @@ import java.util.List;
  */
 public final class MathLibrary implements Library {
     /** {@code math.atan}, which is also the compat bundle's {@code math.atan2} (one function, as in lmathlib.c) */
-    static final Builtin ATAN = Builtin.of("math.atan", MathFunctions::atan);
+    static final Builtin ATAN = new Builtin("math.atan") { @Override public int call(CallContext c) { return MathFunctions.atan(c); } };
     private static final List<Builtin> FUNCTIONS = List.of(
-        Builtin.ofFloat("math.abs", MathFunctions::abs, MathFunctions::absF, false),
-        Builtin.ofFloat("math.acos", MathFunctions::acos, MathFunctions::acosF, true),
-        Builtin.ofFloat("math.asin", MathFunctions::asin, MathFunctions::asinF, true),
+        new Builtin("math.abs", MathFunctions::absF, false) { @Override public int call(CallContext c) { return MathFunctions.abs(c); } },
+        new Builtin("math.acos", MathFunctions::acosF, true) { @Override public int call(CallContext c) { return MathFunctions.acos(c); } },
+        new Builtin("math.asin", MathFunctions::asinF, true) { @Override public int call(CallContext c) { return MathFunctions.asin(c); } },
         ATAN,
-        Builtin.of("math.ceil", MathFunctions::ceil),
-        Builtin.ofFloat("math.cos", MathFunctions::cos, MathFunctions::cosF, true),
-        Builtin.ofFloat("math.deg", MathFunctions::deg, MathFunctions::degF, true),
-        Builtin.ofFloat("math.exp", MathFunctions::exp, MathFunctions::expF, true),
-        Builtin.of("math.floor", MathFunctions::floor),
-        Builtin.of("math.fmod", MathFunctions::fmod),
-        Builtin.of("math.log", MathFunctions::log),
-        Builtin.of("math.max", MathFunctions::max),
-        Builtin.of("math.min", MathFunctions::min),
-        Builtin.of("math.modf", MathFunctions::modf),
-        Builtin.ofFloat("math.rad", MathFunctions::rad, MathFunctions::radF, true),
-        Builtin.of("math.random", MathRandom::random),
-        Builtin.of("math.randomseed", MathRandom::randomseed),
-        Builtin.ofFloat("math.sin", MathFunctions::sin, MathFunctions::sinF, true),
-        Builtin.ofFloat("math.sqrt", MathFunctions::sqrt, MathFunctions::sqrtF, true),
-        Builtin.ofFloat("math.tan", MathFunctions::tan, MathFunctions::tanF, true),
-        Builtin.of("math.tointeger", MathFunctions::tointeger),
-        Builtin.of("math.type", MathFunctions::type),
-        Builtin.of("math.ult", MathFunctions::ult));
+        new Builtin("math.ceil") { @Override public int call(CallContext c) { return MathFunctions.ceil(c); } },
+        new Builtin("math.cos", MathFunctions::cosF, true) { @Override public int call(CallContext c) { return MathFunctions.cos(c); } },
+        new Builtin("math.deg", MathFunctions::degF, true) { @Override public int call(CallContext c) { return MathFunctions.deg(c); } },
+        new Builtin("math.exp", MathFunctions::expF, true) { @Override public int call(CallContext c) { return MathFunctions.exp(c); } },
+        new Builtin("math.floor") { @Override public int call(CallContext c) { return MathFunctions.floor(c); } },
+        new Builtin("math.fmod") { @Override public int call(CallContext c) { return MathFunctions.fmod(c); } },
+        new Builtin("math.log") { @Override public int call(CallContext c) { return MathFunctions.log(c); } },
+        new Builtin("math.max") { @Override public int call(CallContext c) { return MathFunctions.max(c); } },
+        new Builtin("math.min") { @Override public int call(CallContext c) { return MathFunctions.min(c); } },
+        new Builtin("math.modf") { @Override public int call(CallContext c) { return MathFunctions.modf(c); } },
+        new Builtin("math.rad", MathFunctions::radF, true) { @Override public int call(CallContext c) { return MathFunctions.rad(c); } },
+        new Builtin("math.random") { @Override public int call(CallContext c) { return MathRandom.random(c); } },
+        new Builtin("math.randomseed") { @Override public int call(CallContext c) { return MathRandom.randomseed(c); } },
+        new Builtin("math.sin", MathFunctions::sinF, true) { @Override public int call(CallContext c) { return MathFunctions.sin(c); } },
+        new Builtin("math.sqrt", MathFunctions::sqrtF, true) { @Override public int call(CallContext c) { return MathFunctions.sqrt(c); } },
+        new Builtin("math.tan", MathFunctions::tanF, true) { @Override public int call(CallContext c) { return MathFunctions.tan(c); } },
+        new Builtin("math.tointeger") { @Override public int call(CallContext c) { return MathFunctions.tointeger(c); } },
+        new Builtin("math.type") { @Override public int call(CallContext c) { return MathFunctions.type(c); } },
+        new Builtin("math.ult") { @Override public int call(CallContext c) { return MathFunctions.ult(c); } });
     /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
-    private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString[] KEYS = Builtin.keys(FUNCTIONS, false);
     private static final LuaString PI = LuaString.of("pi");
     private static final LuaString HUGE = LuaString.of("huge");
     private static final LuaString MAXINTEGER = LuaString.of("maxinteger");

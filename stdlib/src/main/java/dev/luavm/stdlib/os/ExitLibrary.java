@@ -15,7 +15,7 @@ import dev.luavm.value.LuaTable;
  */
 public final class ExitLibrary implements Library {
     private static final LuaString OS = LuaString.of("os");
-    private static final Builtin EXIT = Builtin.of("os.exit", ExitLibrary::exit);
+    private static final Builtin EXIT = new Builtin("os.exit") { @Override public int call(CallContext c) { return ExitLibrary.exit(c); } };
 
     @Override
     public String name() {

@@ -1,5 +1,6 @@
 package dev.luavm.stdlib.os;
 
+import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
 import dev.luavm.lib.TableTemplate;
@@ -16,17 +17,17 @@ import java.util.List;
  */
 public final class SafeOsLibrary implements Library {
     private static final List<Builtin> FUNCTIONS = List.of(
-        Builtin.of("os.clock", OsFunctions::clock),
-        Builtin.of("os.date", OsFunctions::date),
-        Builtin.of("os.difftime", OsFunctions::difftime),
-        Builtin.of("os.time", OsFunctions::time));
+        new Builtin("os.clock") { @Override public int call(CallContext c) { return OsFunctions.clock(c); } },
+        new Builtin("os.date") { @Override public int call(CallContext c) { return OsFunctions.date(c); } },
+        new Builtin("os.difftime") { @Override public int call(CallContext c) { return OsFunctions.difftime(c); } },
+        new Builtin("os.time") { @Override public int call(CallContext c) { return OsFunctions.time(c); } });
     /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
-    private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString[] KEYS = Builtin.keys(FUNCTIONS, false);
     private static final LuaString OS = LuaString.of("os");
     private static final List<Builtin> FILE_FUNCTIONS = List.of(
-        Builtin.of("os.remove", OsFiles::remove),
-        Builtin.of("os.rename", OsFiles::rename),
-        Builtin.of("os.tmpname", OsFiles::tmpname));
+        new Builtin("os.remove") { @Override public int call(CallContext c) { return OsFiles.remove(c); } },
+        new Builtin("os.rename") { @Override public int call(CallContext c) { return OsFiles.rename(c); } },
+        new Builtin("os.tmpname") { @Override public int call(CallContext c) { return OsFiles.tmpname(c); } });
 
     /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
     private final TableTemplate template = TableTemplate.of(lib -> {

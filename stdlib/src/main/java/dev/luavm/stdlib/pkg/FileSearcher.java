@@ -25,7 +25,7 @@ final class FileSearcher {
 
     private static final LuaString PATH = LuaString.of("path");
 
-    static final Builtin SEARCHER = Builtin.of("searcher_Lua", c -> {
+    static final Builtin SEARCHER = new Builtin("searcher_Lua") { @Override public int call(CallContext c) {
         LuaString name = c.checkString(1);
         Object path = c.index(c.registry().get(Registry.PACKAGE), PATH);
         if (!(path instanceof LuaString p)) throw c.error("'package.path' must be a string");
@@ -56,7 +56,7 @@ final class FileSearcher {
         String module = inVfs ? null : files.moduleName(filename);
         if (module != null) chunk = c.asModule((LuaFunction) chunk, module);
         return c.ret(chunk, c.newString(filename));
-    });
+    }};
 
     /** {@code checkload}'s message. */
     private static RuntimeException loadError(CallContext c, LuaString name, String filename, String why) {

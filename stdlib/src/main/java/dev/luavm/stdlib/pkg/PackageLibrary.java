@@ -1,5 +1,6 @@
 package dev.luavm.stdlib.pkg;
 
+import dev.luavm.lib.CallContext;
 import dev.luavm.host.ModuleFiles;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Intrinsic;
@@ -22,8 +23,8 @@ public final class PackageLibrary implements Library {
     static final String PATH = "./?.lua;./?/init.lua";
     static final String CPATH = "";
 
-    private static final Builtin REQUIRE = Builtin.of("require", Require::require);
-    private static final Builtin SEARCHPATH = Builtin.of("package.searchpath", SearchPath::searchpath);
+    private static final Builtin REQUIRE = new Builtin("require") { @Override public int call(CallContext c) { return Require.require(c); } };
+    private static final Builtin SEARCHPATH = new Builtin("package.searchpath") { @Override public int call(CallContext c) { return SearchPath.searchpath(c); } };
     private static final String[] STANDARD = {"coroutine", "string", "table", "math", "utf8", "os", "debug", "io", "bit32"};
 
     // Keys and constant values are built once: immutable, so shared by every sandbox.

@@ -68,7 +68,7 @@ final class Require {
     }
 
     /** {@code searcher_preload}: the loader in {@code package.preload}, or why there is none. */
-    static final Builtin PRELOAD_SEARCHER = Builtin.of("searcher_preload", c -> {
+    static final Builtin PRELOAD_SEARCHER = new Builtin("searcher_preload") { @Override public int call(CallContext c) {
         LuaString name = c.checkString(1);
         Object loader = c.index(c.registry().get(Registry.PRELOAD), name);
         if (loader == null) {
@@ -76,13 +76,13 @@ final class Require {
             return c.ret(LuaString.of("\n\tno field package.preload['" + name + "']"));
         }
         return c.ret(loader);
-    });
+    }};
 
     /**
      * The host searcher: source text from the host resolver, compiled by the VM's {@code load};
      * the chunk belongs to the module asked for ({@code CallContext#asModule}).
      */
-    static final Builtin HOST_SEARCHER = Builtin.of("searcher_host", c -> {
+    static final Builtin HOST_SEARCHER = new Builtin("searcher_host") { @Override public int call(CallContext c) {
         LuaString name = c.checkString(1);
         // stands where PUC's Lua-file searcher stands, so it insists on a string package.path as that one does
         Object path = c.index(c.registry().get(Registry.PACKAGE), LuaString.of("path"));
@@ -108,5 +108,5 @@ final class Require {
         String module = name.toString();
         if (dev.luavm.host.ModuleIdentity.isName(module)) chunk = c.asModule((LuaFunction) chunk, module);
         return c.ret(chunk, name);
-    });
+    }};
 }

@@ -17,10 +17,10 @@ import dev.luavm.value.LuaValues;
 final class PatternFunctions {
     private PatternFunctions() {}
 
-    static final Builtin FIND = Builtin.of("string.find", c -> findAux(c, true));
-    static final Builtin MATCH = Builtin.of("string.match", c -> findAux(c, false));
-    static final Builtin GMATCH = Builtin.of("string.gmatch", PatternFunctions::gmatch);
-    static final Builtin GSUB = Builtin.of("string.gsub", PatternFunctions::gsub);
+    static final Builtin FIND = new Builtin("string.find") { @Override public int call(CallContext c) { return findAux(c, true); } };
+    static final Builtin MATCH = new Builtin("string.match") { @Override public int call(CallContext c) { return findAux(c, false); } };
+    static final Builtin GMATCH = new Builtin("string.gmatch") { @Override public int call(CallContext c) { return PatternFunctions.gmatch(c); } };
+    static final Builtin GSUB = new Builtin("string.gsub") { @Override public int call(CallContext c) { return PatternFunctions.gsub(c); } };
 
     /** The bytes that make a pattern more than a plain string (PUC's SPECIALS). */
     private static boolean isSpecial(byte b) {

@@ -16,7 +16,7 @@ import dev.luavm.value.LuaString;
 final class StringFormat {
     private StringFormat() {}
 
-    static final Builtin FORMAT = Builtin.of("string.format", StringFormat::format);
+    static final Builtin FORMAT = new Builtin("string.format") { @Override public int call(CallContext c) { return StringFormat.format(c); } };
 
     /** Valid flag characters; a run of sizeof(FLAGS) = 6 or more is an error, as in PUC. */
     private static final String FLAGS = "-+ #0";

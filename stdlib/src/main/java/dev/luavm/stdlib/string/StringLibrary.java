@@ -27,14 +27,14 @@ public final class StringLibrary implements Library {
     /** PUC's MAXSIZE in 5.3: results longer than INT_MAX are "too large". */
     static final long MAXSIZE = Integer.MAX_VALUE;
 
-    static final Builtin LEN = Builtin.of("string.len", c -> c.ret((long) c.checkString(1).length()));
-    static final Builtin SUB = Builtin.of("string.sub", StringLibrary::sub);
-    static final Builtin UPPER = Builtin.of("string.upper", c -> mapBytes(c, true));
-    static final Builtin LOWER = Builtin.of("string.lower", c -> mapBytes(c, false));
-    static final Builtin REP = Builtin.of("string.rep", StringLibrary::rep);
-    static final Builtin REVERSE = Builtin.of("string.reverse", StringLibrary::reverse);
-    static final Builtin BYTE = Builtin.of("string.byte", StringLibrary::byteFn);
-    static final Builtin CHAR = Builtin.of("string.char", StringLibrary::charFn);
+    static final Builtin LEN = new Builtin("string.len") { @Override public int call(CallContext c) { return c.ret((long) c.checkString(1).length()); } };
+    static final Builtin SUB = new Builtin("string.sub") { @Override public int call(CallContext c) { return StringLibrary.sub(c); } };
+    static final Builtin UPPER = new Builtin("string.upper") { @Override public int call(CallContext c) { return mapBytes(c, true); } };
+    static final Builtin LOWER = new Builtin("string.lower") { @Override public int call(CallContext c) { return mapBytes(c, false); } };
+    static final Builtin REP = new Builtin("string.rep") { @Override public int call(CallContext c) { return StringLibrary.rep(c); } };
+    static final Builtin REVERSE = new Builtin("string.reverse") { @Override public int call(CallContext c) { return StringLibrary.reverse(c); } };
+    static final Builtin BYTE = new Builtin("string.byte") { @Override public int call(CallContext c) { return StringLibrary.byteFn(c); } };
+    static final Builtin CHAR = new Builtin("string.char") { @Override public int call(CallContext c) { return StringLibrary.charFn(c); } };
 
     /** Every function of the bundle, in {@code lstrlib.c}'s order (without dump). */
     static final Builtin[] FUNCTIONS = {
@@ -44,7 +44,7 @@ public final class StringLibrary implements Library {
     };
 
     /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
-    private static final LuaString[] KEYS = java.util.Arrays.stream(FUNCTIONS).map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString[] KEYS = Builtin.keys(java.util.Arrays.asList(FUNCTIONS), false);
     private static final LuaString STRING = LuaString.of("string");
     private static final LuaString INDEX = LuaString.of("__index");
 

@@ -18,9 +18,9 @@ import java.util.List;
 final class StringPack {
     private StringPack() {}
 
-    static final Builtin PACK = Builtin.of("string.pack", StringPack::pack);
-    static final Builtin UNPACK = Builtin.of("string.unpack", StringPack::unpack);
-    static final Builtin PACKSIZE = Builtin.of("string.packsize", StringPack::packsize);
+    static final Builtin PACK = new Builtin("string.pack") { @Override public int call(CallContext c) { return StringPack.pack(c); } };
+    static final Builtin UNPACK = new Builtin("string.unpack") { @Override public int call(CallContext c) { return StringPack.unpack(c); } };
+    static final Builtin PACKSIZE = new Builtin("string.packsize") { @Override public int call(CallContext c) { return StringPack.packsize(c); } };
 
     /** Largest integral size ({@code i16}). */
     private static final int MAXINTSIZE = 16;

@@ -1,5 +1,6 @@
 package dev.luavm.stdlib.table;
 
+import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
 import dev.luavm.lib.TableTemplate;
@@ -14,15 +15,15 @@ import java.util.List;
  */
 public final class TableLibrary implements Library {
     private static final List<Builtin> FUNCTIONS = List.of(
-        Builtin.of("table.concat", TableConcat::concat),
-        Builtin.of("table.insert", TableEdit::insert),
-        Builtin.of("table.move", TableEdit::move),
-        Builtin.of("table.pack", TablePack::pack),
-        Builtin.of("table.remove", TableEdit::remove),
-        Builtin.of("table.sort", TableSort::sort),
-        Builtin.of("table.unpack", TablePack::unpack));
+        new Builtin("table.concat") { @Override public int call(CallContext c) { return TableConcat.concat(c); } },
+        new Builtin("table.insert") { @Override public int call(CallContext c) { return TableEdit.insert(c); } },
+        new Builtin("table.move") { @Override public int call(CallContext c) { return TableEdit.move(c); } },
+        new Builtin("table.pack") { @Override public int call(CallContext c) { return TablePack.pack(c); } },
+        new Builtin("table.remove") { @Override public int call(CallContext c) { return TableEdit.remove(c); } },
+        new Builtin("table.sort") { @Override public int call(CallContext c) { return TableSort.sort(c); } },
+        new Builtin("table.unpack") { @Override public int call(CallContext c) { return TablePack.unpack(c); } });
     /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
-    private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString[] KEYS = Builtin.keys(FUNCTIONS, false);
     private static final LuaString TABLE = LuaString.of("table");
 
     /** the library table, built once per instance (one LuaVM) and copied into each sandbox */

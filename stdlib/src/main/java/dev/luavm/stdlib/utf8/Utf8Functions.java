@@ -123,7 +123,7 @@ final class Utf8Functions {
     }
 
     /** The iterator {@code utf8.codes} returns ({@code iter_aux}). */
-    static final Builtin ITERATOR = Builtin.of("for iterator", Utf8Functions::iterate);
+    static final Builtin ITERATOR = new Builtin("for iterator") { @Override public int call(CallContext c) { return Utf8Functions.iterate(c); } };
 
     /** {@code utf8.codes(s)}: the iterator triple for {@code for p, c in utf8.codes(s)}. */
     static int codes(CallContext c) {

@@ -1,5 +1,6 @@
 package dev.luavm.stdlib.utf8;
 
+import dev.luavm.lib.CallContext;
 import dev.luavm.lib.InstallContext;
 import dev.luavm.lib.Library;
 import dev.luavm.lib.TableTemplate;
@@ -15,13 +16,13 @@ public final class Utf8Library implements Library {
         '[', 0, '-', 0x7F, (byte) 0xC2, '-', (byte) 0xF4, ']', '[', (byte) 0x80, '-', (byte) 0xBF, ']', '*'};
 
     private static final List<Builtin> FUNCTIONS = List.of(
-        Builtin.of("utf8.char", Utf8Functions::utfChar),
-        Builtin.of("utf8.codepoint", Utf8Functions::codepoint),
-        Builtin.of("utf8.codes", Utf8Functions::codes),
-        Builtin.of("utf8.len", Utf8Functions::len),
-        Builtin.of("utf8.offset", Utf8Functions::offset));
+        new Builtin("utf8.char") { @Override public int call(CallContext c) { return Utf8Functions.utfChar(c); } },
+        new Builtin("utf8.codepoint") { @Override public int call(CallContext c) { return Utf8Functions.codepoint(c); } },
+        new Builtin("utf8.codes") { @Override public int call(CallContext c) { return Utf8Functions.codes(c); } },
+        new Builtin("utf8.len") { @Override public int call(CallContext c) { return Utf8Functions.len(c); } },
+        new Builtin("utf8.offset") { @Override public int call(CallContext c) { return Utf8Functions.offset(c); } });
     /** the keys of {@link #FUNCTIONS}, built once: immutable, so shared by every sandbox */
-    private static final LuaString[] KEYS = FUNCTIONS.stream().map(f -> LuaString.of(f.name)).toArray(LuaString[]::new);
+    private static final LuaString[] KEYS = Builtin.keys(FUNCTIONS, false);
     private static final LuaString CHARPATTERN_KEY = LuaString.of("charpattern");
     private static final LuaString CHARPATTERN_VALUE = LuaString.copyOf(CHARPATTERN, 0, CHARPATTERN.length);
     private static final LuaString UTF8 = LuaString.of("utf8");
