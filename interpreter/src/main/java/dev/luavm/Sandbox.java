@@ -111,7 +111,10 @@ public final class Sandbox implements AutoCloseable {
      */
     public static final long DEFAULT_RANDOM_SEED = 0;
     private static final AtomicLong IDS = new AtomicLong();
-    private static final Pattern POSITION = Pattern.compile("^(.*?):(\\d+): ", Pattern.DOTALL);
+    /** Compiled on first use (an error's position), not at start-up: regex classes and lambdas cost ~2 ms. */
+    private static final class Position {
+        static final Pattern POSITION = Pattern.compile("^(.*?):(\\d+): ", Pattern.DOTALL);
+    }
     private static final String NOT_ENOUGH_MEMORY = "not enough memory";
     private static final LuaString TOSTRING = LuaString.of("__tostring");
 
@@ -735,7 +738,7 @@ public final class Sandbox implements AutoCloseable {
         String chunk = null;
         int line = -1;
         if (value instanceof LuaString) {
-            Matcher m = POSITION.matcher(message);
+            Matcher m = Position.POSITION.matcher(message);
             if (m.find()) {
                 chunk = m.group(1);
                 try {

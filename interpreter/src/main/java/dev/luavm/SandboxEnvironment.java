@@ -27,10 +27,11 @@ final class SandboxEnvironment implements HostEnvironment {
 
     private long outputLimit;
     private long outputUsed;
-    private Runnable onOverflow = () -> { };
-    private java.util.function.LongConsumer clockReads = t -> { };
-    private java.util.function.LongConsumer cpuClockReads = t -> { };
-    private java.util.function.BiConsumer<String, String> moduleReads = (n, s) -> { };
+    // no-ops until set; not lambdas, which cost start-up (PROFILE.md, "builtins without invokedynamic")
+    private Runnable onOverflow = NoOp.INSTANCE;
+    private java.util.function.LongConsumer clockReads = NoOp.INSTANCE;
+    private java.util.function.LongConsumer cpuClockReads = NoOp.INSTANCE;
+    private java.util.function.BiConsumer<String, String> moduleReads = NoOp.INSTANCE;
     /** what os.clock reads (nanoseconds); null: time since the sandbox was created */
     private java.util.function.LongSupplier cpuClock;
     /** the run's output digest when recording, else null */
@@ -39,7 +40,7 @@ final class SandboxEnvironment implements HostEnvironment {
     /** the sandbox's file system session, or null when none was granted */
     private dev.luavm.lib.FileSystem fileSystem;
 
-    private Runnable onExit = () -> { };
+    private Runnable onExit = NoOp.INSTANCE;
     private int exitStatus;
     private boolean exitClose;
 
@@ -245,5 +246,22 @@ final class SandboxEnvironment implements HostEnvironment {
     @Override
     public int zoneOffsetSeconds(long epochSeconds) {
         return clock.getZone().getRules().getOffset(Instant.ofEpochSecond(epochSeconds)).getTotalSeconds();
+    }
+
+    /** The hooks' default: does nothing. */
+    private enum NoOp implements Runnable, java.util.function.LongConsumer, java.util.function.BiConsumer<String, String> {
+        INSTANCE;
+
+        @Override
+        public void run() {
+        }
+
+        @Override
+        public void accept(long value) {
+        }
+
+        @Override
+        public void accept(String a, String b) {
+        }
     }
 }

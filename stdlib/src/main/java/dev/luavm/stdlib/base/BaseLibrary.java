@@ -57,12 +57,12 @@ public final class BaseLibrary implements Library {
      * The globals base installs when it comes first, built once per instance (one LuaVM); {@code _G}
      * holds a placeholder that install replaces by the sandbox's own globals.
      */
-    private final TableTemplate template = TableTemplate.of(g -> {
+    private final TableTemplate template = TableTemplate.of(new java.util.function.Consumer<>() { @Override public void accept(LuaTable g) {
         g.put(G, Boolean.TRUE);
         g.put(VERSION, VERSION_VALUE);
         for (int i = 0; i < FUNCTIONS.length; i++) g.put(FUNCTION_KEYS[i], FUNCTIONS[i]);
         for (int i = 0; i < INTRINSICS.length; i++) g.put(INTRINSIC_KEYS[i], dev.luavm.vm.LuaState.intrinsic(INTRINSICS[i]));
-    });
+    }});
 
     // Keys and constant values are built once: immutable, so shared by every sandbox.
     private static final LuaString G = LuaString.of("_G");

@@ -65,9 +65,9 @@ public final class CompatLibrary implements Library {
     }
 
     /** the bit32 table, built once per instance (one LuaVM) and copied into each sandbox */
-    private final dev.luavm.lib.TableTemplate bit32 = dev.luavm.lib.TableTemplate.of(lib -> {
+    private final dev.luavm.lib.TableTemplate bit32 = dev.luavm.lib.TableTemplate.of(new java.util.function.Consumer<>() { @Override public void accept(LuaTable lib) {
         for (int i = 0; i < BIT32_KEYS.length; i++) lib.put(BIT32_KEYS[i], Bit32.FUNCTIONS.get(i));
-    });
+    }});
 
     @Override
     public String name() {

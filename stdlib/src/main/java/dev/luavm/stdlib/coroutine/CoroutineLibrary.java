@@ -24,9 +24,9 @@ public final class CoroutineLibrary implements Library {
     private static final LuaString COROUTINE = LuaString.of("coroutine");
 
     /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
-    private final TableTemplate template = TableTemplate.of(lib -> {
+    private final TableTemplate template = TableTemplate.of(new java.util.function.Consumer<>() { @Override public void accept(LuaTable lib) {
         for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], LuaState.intrinsic(FUNCTIONS[i]));
-    });
+    }});
 
     @Override
     public String name() {

@@ -22,10 +22,10 @@ public final class DebugLibrary implements Library {
     private static final LuaString DEBUG = LuaString.of("debug");
 
     /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
-    private final TableTemplate template = TableTemplate.of(lib -> {
+    private final TableTemplate template = TableTemplate.of(new java.util.function.Consumer<>() { @Override public void accept(LuaTable lib) {
         lib.put(TRACEBACK_KEY, TRACEBACK);
         lib.put(GETINFO_KEY, GETINFO);
-    });
+    }});
 
     @Override
     public String name() {

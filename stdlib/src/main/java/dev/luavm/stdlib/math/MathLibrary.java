@@ -19,26 +19,26 @@ public final class MathLibrary implements Library {
     /** {@code math.atan}, which is also the compat bundle's {@code math.atan2} (one function, as in lmathlib.c) */
     static final Builtin ATAN = new Builtin("math.atan") { @Override public int call(CallContext c) { return MathFunctions.atan(c); } };
     private static final List<Builtin> FUNCTIONS = List.of(
-        new Builtin("math.abs", MathFunctions::absF, false) { @Override public int call(CallContext c) { return MathFunctions.abs(c); } },
-        new Builtin("math.acos", MathFunctions::acosF, true) { @Override public int call(CallContext c) { return MathFunctions.acos(c); } },
-        new Builtin("math.asin", MathFunctions::asinF, true) { @Override public int call(CallContext c) { return MathFunctions.asin(c); } },
+        new Builtin("math.abs", FloatFunction.ABS, false) { @Override public int call(CallContext c) { return MathFunctions.abs(c); } },
+        new Builtin("math.acos", FloatFunction.ACOS, true) { @Override public int call(CallContext c) { return MathFunctions.acos(c); } },
+        new Builtin("math.asin", FloatFunction.ASIN, true) { @Override public int call(CallContext c) { return MathFunctions.asin(c); } },
         ATAN,
         new Builtin("math.ceil") { @Override public int call(CallContext c) { return MathFunctions.ceil(c); } },
-        new Builtin("math.cos", MathFunctions::cosF, true) { @Override public int call(CallContext c) { return MathFunctions.cos(c); } },
-        new Builtin("math.deg", MathFunctions::degF, true) { @Override public int call(CallContext c) { return MathFunctions.deg(c); } },
-        new Builtin("math.exp", MathFunctions::expF, true) { @Override public int call(CallContext c) { return MathFunctions.exp(c); } },
+        new Builtin("math.cos", FloatFunction.COS, true) { @Override public int call(CallContext c) { return MathFunctions.cos(c); } },
+        new Builtin("math.deg", FloatFunction.DEG, true) { @Override public int call(CallContext c) { return MathFunctions.deg(c); } },
+        new Builtin("math.exp", FloatFunction.EXP, true) { @Override public int call(CallContext c) { return MathFunctions.exp(c); } },
         new Builtin("math.floor") { @Override public int call(CallContext c) { return MathFunctions.floor(c); } },
         new Builtin("math.fmod") { @Override public int call(CallContext c) { return MathFunctions.fmod(c); } },
         new Builtin("math.log") { @Override public int call(CallContext c) { return MathFunctions.log(c); } },
         new Builtin("math.max") { @Override public int call(CallContext c) { return MathFunctions.max(c); } },
         new Builtin("math.min") { @Override public int call(CallContext c) { return MathFunctions.min(c); } },
         new Builtin("math.modf") { @Override public int call(CallContext c) { return MathFunctions.modf(c); } },
-        new Builtin("math.rad", MathFunctions::radF, true) { @Override public int call(CallContext c) { return MathFunctions.rad(c); } },
+        new Builtin("math.rad", FloatFunction.RAD, true) { @Override public int call(CallContext c) { return MathFunctions.rad(c); } },
         new Builtin("math.random") { @Override public int call(CallContext c) { return MathRandom.random(c); } },
         new Builtin("math.randomseed") { @Override public int call(CallContext c) { return MathRandom.randomseed(c); } },
-        new Builtin("math.sin", MathFunctions::sinF, true) { @Override public int call(CallContext c) { return MathFunctions.sin(c); } },
-        new Builtin("math.sqrt", MathFunctions::sqrtF, true) { @Override public int call(CallContext c) { return MathFunctions.sqrt(c); } },
-        new Builtin("math.tan", MathFunctions::tanF, true) { @Override public int call(CallContext c) { return MathFunctions.tan(c); } },
+        new Builtin("math.sin", FloatFunction.SIN, true) { @Override public int call(CallContext c) { return MathFunctions.sin(c); } },
+        new Builtin("math.sqrt", FloatFunction.SQRT, true) { @Override public int call(CallContext c) { return MathFunctions.sqrt(c); } },
+        new Builtin("math.tan", FloatFunction.TAN, true) { @Override public int call(CallContext c) { return MathFunctions.tan(c); } },
         new Builtin("math.tointeger") { @Override public int call(CallContext c) { return MathFunctions.tointeger(c); } },
         new Builtin("math.type") { @Override public int call(CallContext c) { return MathFunctions.type(c); } },
         new Builtin("math.ult") { @Override public int call(CallContext c) { return MathFunctions.ult(c); } });
@@ -56,13 +56,13 @@ public final class MathLibrary implements Library {
     private static final Long MININTEGER_VALUE = Long.MIN_VALUE;
 
     /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
-    private final TableTemplate template = TableTemplate.of(lib -> {
+    private final TableTemplate template = TableTemplate.of(new java.util.function.Consumer<>() { @Override public void accept(LuaTable lib) {
         for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
         lib.put(PI, PI_VALUE);
         lib.put(HUGE, HUGE_VALUE);
         lib.put(MAXINTEGER, MAXINTEGER_VALUE);
         lib.put(MININTEGER, MININTEGER_VALUE);
-    });
+    }});
 
     @Override
     public String name() {

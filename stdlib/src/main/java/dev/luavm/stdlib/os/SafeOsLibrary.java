@@ -30,9 +30,9 @@ public final class SafeOsLibrary implements Library {
         new Builtin("os.tmpname") { @Override public int call(CallContext c) { return OsFiles.tmpname(c); } });
 
     /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
-    private final TableTemplate template = TableTemplate.of(lib -> {
+    private final TableTemplate template = TableTemplate.of(new java.util.function.Consumer<>() { @Override public void accept(LuaTable lib) {
         for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
-    });
+    }});
 
     @Override
     public String name() {

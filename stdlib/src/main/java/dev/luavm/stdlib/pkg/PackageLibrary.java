@@ -28,8 +28,14 @@ public final class PackageLibrary implements Library {
     private static final String[] STANDARD = {"coroutine", "string", "table", "math", "utf8", "os", "debug", "io", "bit32"};
 
     // Keys and constant values are built once: immutable, so shared by every sandbox.
-    private static final LuaString[] STANDARD_KEYS =
-            java.util.Arrays.stream(STANDARD).map(LuaString::of).toArray(LuaString[]::new);
+    private static final LuaString[] STANDARD_KEYS = standardKeys();
+
+    /** A loop, not a stream: a class initialiser's lambdas each cost an invokedynamic linkage at start-up. */
+    private static LuaString[] standardKeys() {
+        LuaString[] keys = new LuaString[STANDARD.length];
+        for (int i = 0; i < keys.length; i++) keys[i] = LuaString.of(STANDARD[i]);
+        return keys;
+    }
     private static final LuaString K_LOADED = LuaString.of("loaded");
     private static final LuaString K_PRELOAD = LuaString.of("preload");
     private static final LuaString K_SEARCHERS = LuaString.of("searchers");

@@ -49,9 +49,9 @@ public final class StringLibrary implements Library {
     private static final LuaString INDEX = LuaString.of("__index");
 
     /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
-    private final TableTemplate template = TableTemplate.of(lib -> {
+    private final TableTemplate template = TableTemplate.of(new java.util.function.Consumer<>() { @Override public void accept(LuaTable lib) {
         for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS[i]);
-    });
+    }});
 
     /** {@code string.gmatch} iterators in a snapshot go on where they were. */
     @Override

@@ -27,9 +27,9 @@ public final class TableLibrary implements Library {
     private static final LuaString TABLE = LuaString.of("table");
 
     /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
-    private final TableTemplate template = TableTemplate.of(lib -> {
+    private final TableTemplate template = TableTemplate.of(new java.util.function.Consumer<>() { @Override public void accept(LuaTable lib) {
         for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
-    });
+    }});
 
     @Override
     public String name() {

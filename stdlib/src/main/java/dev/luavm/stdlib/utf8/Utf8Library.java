@@ -28,10 +28,10 @@ public final class Utf8Library implements Library {
     private static final LuaString UTF8 = LuaString.of("utf8");
 
     /** the library table, built once per instance (one LuaVM) and copied into each sandbox */
-    private final TableTemplate template = TableTemplate.of(lib -> {
+    private final TableTemplate template = TableTemplate.of(new java.util.function.Consumer<>() { @Override public void accept(LuaTable lib) {
         for (int i = 0; i < KEYS.length; i++) lib.put(KEYS[i], FUNCTIONS.get(i));
         lib.put(CHARPATTERN_KEY, CHARPATTERN_VALUE);
-    });
+    }});
 
     /** {@code utf8.codes}' iterator, which no table holds: a snapshot names it like the others. */
     @Override
