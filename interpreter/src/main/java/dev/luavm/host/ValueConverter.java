@@ -73,7 +73,11 @@ public final class ValueConverter {
     private HostGateway gateway;
 
     /** Charges nothing: for conversions the host does for itself, between runs. */
-    private static final LongConsumer FREE = units -> { };
+    private static final LongConsumer FREE = new LongConsumer() { // not a lambda: start-up (PROFILE.md)
+        @Override
+        public void accept(long units) {
+        }
+    };
 
     /**
      * How values with no Java counterpart (functions, coroutines) cross: the sandbox makes its
