@@ -294,10 +294,11 @@ class InlineFastPathTest {
 
     @Test
     void largeFunctionsFallBackToCompactFormsAndStillAgree() throws Exception {
-        // sizes that land on each form: every fast path, the compact subset, a helper per instruction
+        // sizes that land on each form: every fast path, the compact subset, a helper per instruction,
+        // and a run split into parts (RunPartsTest), which tries the levels again
         AsmFunctionCompiler gen = new AsmFunctionCompiler();
         java.util.Set<Integer> levels = new java.util.TreeSet<>();
-        for (int lines : new int[] {4, 12, 20, 150}) {
+        for (int lines : new int[] {4, 12, 14, 150}) {
             StringBuilder src = new StringBuilder("local t = {a = 0, b = 0.5}\nlocal function big(n)\n  local x, y = 0, 0.0\n");
             for (int j = 0; j < lines; j++) {
                 src.append("  x = x + n * ").append(j).append(" - (x // 3) % 7; y = y * 0.5 + t.b; t.a = t.a + x;")

@@ -4,11 +4,19 @@ import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 
-/** The length of the code of a generated class's {@code run} method, read from the class file. */
+/** The length of the code of a generated class's {@code run} method (or of every method), read from the class file. */
 final class RunSize {
     private RunSize() {}
 
     static int of(byte[] bytes) throws IOException {
+        Integer run = methods(bytes).get("run");
+        if (run == null) throw new IOException("no run method");
+        return run;
+    }
+
+    /** Every method's code length by name, in class-file order. */
+    static java.util.Map<String, Integer> methods(byte[] bytes) throws IOException {
+        java.util.Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         in.readInt();
         in.readUnsignedShort();
@@ -48,14 +56,16 @@ final class RunSize {
             for (int j = 0; j < attrs; j++) {
                 String attr = utf[in.readUnsignedShort()];
                 int len = in.readInt();
-                if (attr.equals("Code") && name.equals("run")) {
+                if (attr.equals("Code")) {
                     in.skipBytes(4); // max stack, max locals
-                    return in.readInt();
+                    sizes.put(name, in.readInt());
+                    in.skipBytes(len - 8);
+                    continue;
                 }
                 in.skipBytes(len);
             }
         }
-        throw new IOException("no run method");
+        return sizes;
     }
 
     private static void skipAttributes(DataInputStream in) throws IOException {

@@ -34,6 +34,10 @@ import org.objectweb.asm.Opcodes;
  * it drop its inline fast paths, or the copy). A function whose typed copies would make a loop
  * method too large is compiled without them.
  *
+ * <p>A function too large for one method in every form (a long main chunk) has its run split
+ * into part methods, each under the limit ({@link RunParts}), rather than left to a run HotSpot
+ * would never compile.
+ *
  * <p>Declined (left interpreted): LOADKX and SETLIST with an EXTRAARG word (over 2^17
  * constants or 25,550 list items), and methods over the JVM's 64 KiB.
  */
@@ -80,7 +84,8 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
      * Class bytes at an inlining level: 2 every fast path of {@link InlineOps}, 1 its compact
      * subset (no arithmetic or compares), 0 a helper call per instruction, each first with the
      * typed loop copies ({@link TypedRegions}) and then without. The first form under
-     * {@link #INLINE_LIMIT} wins (level 0 without copies at any size). Public for tests and
+     * {@link #INLINE_LIMIT} wins; when none fits, the same forms with run split into parts
+     * ({@link RunParts}), and last level 0 without copies at any size. Public for tests and
      * diagnostics; {@link #compile(Prototype, String)} starts at level 2.
      */
     public byte[] compile(Prototype p, String internalName, int level) {
@@ -119,13 +124,25 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
         for (int fl = flFirst; fl >= 0; fl--) {
             for (int l = level; l >= (fl == 1 ? level : 0); l--) {
                 for (int shared = 0; shared <= 1; shared++) {
-                    byte[] b = generate(p, internalName, l, java.util.List.of(), fl == 0 && l == 0 && shared == 1, shared == 1,
-                            frameless, fl == 1);
+                    byte[] b = generate(p, internalName, l, java.util.List.of(), false, shared == 1, frameless, fl == 1);
                     if (b != null) return b;
                 }
             }
         }
-        return null;
+        // too large for one method in any form: run split into parts of its own size each
+        // (RunParts), tried with the same forms in the same order; the last form at any size
+        sets.add(java.util.List.of());
+        for (int fl = flFirst; fl >= 0; fl--) {
+            for (int l = level; l >= (fl == 1 ? level : 0); l--) {
+                for (java.util.List<TypedRegions.Region> set : sets) {
+                    for (int shared = 0; shared <= 1; shared++) {
+                        byte[] b = generateSplit(p, internalName, l, set, shared == 1, frameless, fl == 1);
+                        if (b != null) return b;
+                    }
+                }
+            }
+        }
+        return generate(p, internalName, 0, java.util.List.of(), true, true, frameless, false);
     }
 
     /** Whether {@code p} has a CALL whose callee may run frameless (fixed arguments, one result or none). */
@@ -200,6 +217,58 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
     }
 
     /**
+     * The class with {@code run} split into part methods ({@link RunParts}), each under
+     * {@link #INLINE_LIMIT}; null when some typed loop method or some single instruction is over it.
+     */
+    private byte[] generateSplit(Prototype p, String internalName, int level, java.util.List<TypedRegions.Region> typed,
+            boolean sharedCalls, int frameless, boolean framelessCalls) {
+        int[] code = p.code;
+        java.util.Map<Integer, Integer> loopIndex = new java.util.TreeMap<>();
+        for (int k = 0; k < typed.size(); k++) loopIndex.put(typed.get(k).head, k);
+        java.util.List<int[]> parts = RunParts.split(code, (lo, hi) -> {
+            ClassWriter probe = writer();
+            probe.visit(V17, ACC_FINAL | ACC_SUPER, internalName, null, RT, null);
+            Body part = new Body(probe.visitMethod(ACC_PRIVATE, "part", RUN, null, null), code, level > 0 ? p.constants : null,
+                    level > 1, loopIndex, internalName, sharedCalls, framelessCalls, lo, hi);
+            part.emitPart();
+            return part.size;
+        }, INLINE_LIMIT);
+        if (parts == null) return null;
+        ClassWriter cw = writer();
+        cw.visit(V17, ACC_FINAL | ACC_SUPER, internalName, null, RT, null);
+        MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "()V", null, null);
+        init.visitCode();
+        init.visitVarInsn(ALOAD, 0);
+        Emit.pushInt(init, frameless);
+        init.visitMethodInsn(INVOKESPECIAL, RT, "<init>", "(I)V", false);
+        init.visitInsn(RETURN);
+        init.visitMaxs(0, 0);
+        init.visitEnd();
+        int k = 0;
+        for (TypedRegions.Region r : typed) {
+            Body loop = new Body(cw.visitMethod(ACC_PRIVATE, "loop" + k, RUN, null, null), code, level > 0 ? p.constants : null,
+                    level > 1, r, p, framelessCalls);
+            loop.emitLoop();
+            if (loop.size > INLINE_LIMIT) return null;
+            k++;
+        }
+        for (int j = 0; j < parts.size(); j++) {
+            int[] range = parts.get(j);
+            Body part = new Body(cw.visitMethod(ACC_PRIVATE, "part" + j, RUN, null, null), code, level > 0 ? p.constants : null,
+                    level > 1, loopIndex, internalName, sharedCalls, framelessCalls, range[0], range[1]);
+            part.emitPart();
+        }
+        RunParts.emitRun(cw.visitMethod(0, "run", RUN, null, null), internalName, code.length, parts);
+        if (frameless >= 0) FramelessEmitter.emit(cw, p, frameless, Integer.MAX_VALUE);
+        cw.visitEnd();
+        try {
+            return cw.toByteArray();
+        } catch (MethodTooLargeException e) {
+            return null;
+        }
+    }
+
+    /**
      * One method of a prototype's class: {@code run} (the whole function, generic code, its
      * typed loops called as methods of their own) or {@code loopN} (one loop's typed copy, see
      * {@link #emitLoop}). Both have the same descriptor and the same locals, so every emitter
@@ -208,8 +277,12 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
     private static final class Body {
         private final MethodVisitor mv;
         private final int[] code;
-        /** run: the label of every pc; null in a loop method */
+        /** run: the label of every pc; a part: of every pc in its range; null in a loop method */
         private final Label[] at;
+        /** the pcs this method's code holds (run: all; a part of a split run: its range) */
+        private final int lo, hi;
+        /** a part: the typed loop method of each loop head, by index (run numbers its loop calls in order) */
+        private final java.util.Map<Integer, Integer> loopIndex;
         /** loop method: the pcs its code goes on at in run, each a small stub setting L_PC */
         private final java.util.Map<Integer, Label> resumeAt = new java.util.TreeMap<>();
         private final Label bad = new Label();
@@ -236,10 +309,31 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             this.code = code;
             this.at = new Label[code.length];
             for (int i = 0; i < at.length; i++) at[i] = new Label();
+            this.lo = 0;
+            this.hi = code.length - 1;
+            this.loopIndex = null;
             this.loopCalls = loopCalls;
             this.owner = owner;
             this.loop = null;
             this.inline = constants == null ? null : new InlineOps(mv, pc -> at[pc], code.length, bad, exit0, dispatch, constants, full);
+            this.calls = newCalls(sharedCalls, framelessCalls);
+        }
+
+        /** A part of a split run: the pcs {@code lo..hi}; {@code loopIndex} numbers the typed loop methods by head. */
+        Body(MethodVisitor mv, int[] code, Object[] constants, boolean full, java.util.Map<Integer, Integer> loopIndex,
+                String owner, boolean sharedCalls, boolean framelessCalls, int lo, int hi) {
+            this.mv = mv;
+            this.code = code;
+            this.at = new Label[code.length];
+            for (int i = lo; i <= hi; i++) at[i] = new Label();
+            this.lo = lo;
+            this.hi = hi;
+            this.loopIndex = loopIndex;
+            this.loopCalls = new java.util.TreeMap<>();
+            for (int head : loopIndex.keySet()) if (head >= lo && head <= hi) loopCalls.put(head, new Label());
+            this.owner = owner;
+            this.loop = null;
+            this.inline = constants == null ? null : new InlineOps(mv, this::label, code.length, bad, exit0, dispatch, constants, full);
             this.calls = newCalls(sharedCalls, framelessCalls);
         }
 
@@ -249,6 +343,9 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             this.mv = mv;
             this.code = code;
             this.at = null;
+            this.lo = 0;
+            this.hi = -1;
+            this.loopIndex = null;
             this.loopCalls = java.util.Map.of();
             this.owner = null;
             this.inline = constants == null ? null : new InlineOps(mv, this::label, code.length, bad, exit0, dispatch, constants, full);
@@ -280,7 +377,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
 
         private Label label(int pc) {
             if (pc < 0 || pc >= code.length) return bad;
-            return at != null ? at[pc] : resumeAt.computeIfAbsent(pc, x -> new Label());
+            return at != null && pc >= lo && pc <= hi ? at[pc] : resumeAt.computeIfAbsent(pc, x -> new Label());
         }
 
         /** The method's prologue: the counter, room, base and pc, the caches, the nesting state. */
@@ -341,6 +438,46 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             });
             mv.visitInsn(IRETURN);
             mv.visitLabel(end);
+            finish(handler);
+        }
+
+        /**
+         * A part of a split run ({@link RunParts}): entered from run with the pc in the frame as
+         * a loop method is, it runs from that pc through its own range's code and returns either a
+         * status for run to return or {@code -1 - pc}: go on at pc, which another part holds.
+         */
+        void emitPart() {
+            mv.visitCode();
+            Label start = new Label();
+            Label end = new Label();
+            Label handler = new Label();
+            Label leave = new Label();
+            mv.visitTryCatchBlock(start, end, handler, null);
+            prologue();
+            mv.visitLabel(start);
+            mv.visitLabel(dispatch);
+            mv.visitVarInsn(ILOAD, L_PC);
+            mv.visitTableSwitchInsn(lo, hi, leave, java.util.Arrays.copyOfRange(at, lo, hi + 1));
+            for (int pc = lo; pc <= hi; pc++) instruction(pc);
+            mv.visitJumpInsn(GOTO, label(hi + 1));
+            badBlock();
+            if (inline != null) inline.slowBlocks();
+            calls.emitStubs();
+            for (java.util.Map.Entry<Integer, Label> e : resumeAt.entrySet()) {
+                mv.visitLabel(e.getValue());
+                push(e.getKey());
+                mv.visitVarInsn(ISTORE, L_PC);
+                mv.visitJumpInsn(GOTO, leave);
+            }
+            mv.visitLabel(leave);
+            Emit.exit(mv, L_ST, L_GAS, L_ROOM, () -> {
+                mv.visitInsn(ICONST_M1);
+                mv.visitVarInsn(ILOAD, L_PC);
+                mv.visitInsn(ISUB);
+            });
+            mv.visitInsn(IRETURN);
+            mv.visitLabel(end);
+            for (java.util.Map.Entry<Integer, Label> e : loopCalls.entrySet()) loopCall(loopIndex.get(e.getKey()), e.getValue());
             finish(handler);
         }
 
