@@ -4,6 +4,7 @@ import dev.luavm.bytecode.OpCode;
 import dev.luavm.bytecode.Prototype;
 import dev.luavm.compiler.ExpDesc.Kind;
 import dev.luavm.compiler.FuncState.BlockCnt;
+import dev.luavm.value.EventNames;
 import dev.luavm.value.LuaString;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -394,8 +395,11 @@ final class Compiler {
     /** The chunk's canonical instance of string constant {@code s}. */
     LuaString intern(LuaString s) {
         account.lookup(s.length(), strings.size());
-        LuaString old = strings.putIfAbsent(s, s);
+        LuaString old = strings.get(s);
         if (old != null) return old;
+        LuaString event = EventNames.canonical(s); // the VM's own instance: metamethod lookups match by identity
+        if (event != null) s = event;
+        strings.put(s, s);
         account.string(s.length());
         return s;
     }

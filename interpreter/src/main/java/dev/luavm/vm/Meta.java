@@ -2,6 +2,7 @@ package dev.luavm.vm;
 
 import dev.luavm.meter.Sizes;
 import dev.luavm.value.Builtin;
+import dev.luavm.value.EventNames;
 import dev.luavm.value.LuaClosure;
 import dev.luavm.value.LuaFunction;
 import dev.luavm.value.LuaNumbers;
@@ -30,39 +31,39 @@ final class Meta {
 
     static final int MAXTAGLOOP = 2000;
 
-    static final LuaString INDEX = LuaString.of("__index");
-    static final LuaString NEWINDEX = LuaString.of("__newindex");
-    static final LuaString GC = LuaString.of("__gc");
-    static final LuaString MODE = LuaString.of("__mode");
-    static final LuaString LEN = LuaString.of("__len");
-    static final LuaString EQ = LuaString.of("__eq");
-    static final LuaString LT = LuaString.of("__lt");
-    static final LuaString LE = LuaString.of("__le");
-    static final LuaString CONCAT = LuaString.of("__concat");
-    static final LuaString CALL = LuaString.of("__call");
-    static final LuaString TOSTRING = LuaString.of("__tostring");
-    static final LuaString NAME = LuaString.of("__name");
-    static final LuaString METATABLE = LuaString.of("__metatable");
-    static final LuaString PAIRS = LuaString.of("__pairs");
+    static final LuaString INDEX = EventNames.of("__index");
+    static final LuaString NEWINDEX = EventNames.of("__newindex");
+    static final LuaString GC = EventNames.of("__gc");
+    static final LuaString MODE = EventNames.of("__mode");
+    static final LuaString LEN = EventNames.of("__len");
+    static final LuaString EQ = EventNames.of("__eq");
+    static final LuaString LT = EventNames.of("__lt");
+    static final LuaString LE = EventNames.of("__le");
+    static final LuaString CONCAT = EventNames.of("__concat");
+    static final LuaString CALL = EventNames.of("__call");
+    static final LuaString TOSTRING = EventNames.of("__tostring");
+    static final LuaString NAME = EventNames.of("__name");
+    static final LuaString METATABLE = EventNames.of("__metatable");
+    static final LuaString PAIRS = EventNames.of("__pairs");
 
     /** event names indexed by opcode ordinal (ADD..BNOT) */
     private static final LuaString[] ARITH_EVENT = new LuaString[64];
 
     static {
-        ARITH_EVENT[Arith.ADD] = LuaString.of("__add");
-        ARITH_EVENT[Arith.SUB] = LuaString.of("__sub");
-        ARITH_EVENT[Arith.MUL] = LuaString.of("__mul");
-        ARITH_EVENT[Arith.MOD] = LuaString.of("__mod");
-        ARITH_EVENT[Arith.POW] = LuaString.of("__pow");
-        ARITH_EVENT[Arith.DIV] = LuaString.of("__div");
-        ARITH_EVENT[Arith.IDIV] = LuaString.of("__idiv");
-        ARITH_EVENT[Arith.BAND] = LuaString.of("__band");
-        ARITH_EVENT[Arith.BOR] = LuaString.of("__bor");
-        ARITH_EVENT[Arith.BXOR] = LuaString.of("__bxor");
-        ARITH_EVENT[Arith.SHL] = LuaString.of("__shl");
-        ARITH_EVENT[Arith.SHR] = LuaString.of("__shr");
-        ARITH_EVENT[Arith.UNM] = LuaString.of("__unm");
-        ARITH_EVENT[Arith.BNOT] = LuaString.of("__bnot");
+        ARITH_EVENT[Arith.ADD] = EventNames.of("__add");
+        ARITH_EVENT[Arith.SUB] = EventNames.of("__sub");
+        ARITH_EVENT[Arith.MUL] = EventNames.of("__mul");
+        ARITH_EVENT[Arith.MOD] = EventNames.of("__mod");
+        ARITH_EVENT[Arith.POW] = EventNames.of("__pow");
+        ARITH_EVENT[Arith.DIV] = EventNames.of("__div");
+        ARITH_EVENT[Arith.IDIV] = EventNames.of("__idiv");
+        ARITH_EVENT[Arith.BAND] = EventNames.of("__band");
+        ARITH_EVENT[Arith.BOR] = EventNames.of("__bor");
+        ARITH_EVENT[Arith.BXOR] = EventNames.of("__bxor");
+        ARITH_EVENT[Arith.SHL] = EventNames.of("__shl");
+        ARITH_EVENT[Arith.SHR] = EventNames.of("__shr");
+        ARITH_EVENT[Arith.UNM] = EventNames.of("__unm");
+        ARITH_EVENT[Arith.BNOT] = EventNames.of("__bnot");
     }
 
     /** bits of LuaTable.metaAbsent */
