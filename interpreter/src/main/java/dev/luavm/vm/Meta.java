@@ -150,7 +150,24 @@ final class Meta {
 
     /** luaV_gettable/finishget: {@code t[key]} following __index. */
     static Object index(LuaState st, Object t, Object key, boolean fromLoop, int operand) {
-        for (int loop = 0; loop < MAXTAGLOOP; loop++) {
+        return index(st, t, key, fromLoop, operand, 0);
+    }
+
+    /**
+     * {@link #index} of table {@code t} whose raw read of {@code key} is known to miss: its first
+     * step without that read (the caller's read missed within the free probes, so the read here
+     * would have missed the same way and charged nothing either).
+     */
+    static Object indexPastMiss(LuaState st, LuaTable t, Object key, boolean fromLoop, int operand) {
+        Object tm = fastTM(t.getMetatable(), INDEX, BIT_INDEX);
+        if (tm == null) return null;
+        if (tm instanceof LuaFunction) return call(st, tm, t, key, null, 2, fromLoop, 0, 0);
+        return index(st, tm, key, fromLoop, operand, 1);
+    }
+
+    /** The __index chain from {@code t}, its {@code first}-th step. */
+    private static Object index(LuaState st, Object t, Object key, boolean fromLoop, int operand, int first) {
+        for (int loop = first; loop < MAXTAGLOOP; loop++) {
             Object tm;
             if (t instanceof LuaTable tt) {
                 Object v = tt.get(key);

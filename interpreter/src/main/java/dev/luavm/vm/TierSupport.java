@@ -555,7 +555,8 @@ abstract class TierSupport {
         Object key = rk(stack, f, base, (i >>> 14) & 0x1FF);
         Object t = stack[base + (i >>> 23)];
         stack[ra + 1] = t;
-        Object v = rawGetStr(t, key);
+        Object v = selfGet(t, key);
+        if (v == FREE_MISS) return indexPast(st, co, f, base, i, pc, t, key);
         if (v == MISS) return index(st, co, f, pc, t, key, ra);
         stack[ra] = v;
         return 0;
@@ -968,6 +969,11 @@ abstract class TierSupport {
 
     /** What a fast path answers where the interpreter would take its slow path. */
     static final Object MISS = new Object();
+    /**
+     * What {@link #selfGet} answers where the receiver is a table with a metatable whose raw read
+     * missed within its free probes: {@link #indexPast} goes on at the metatable.
+     */
+    static final Object FREE_MISS = new Object();
 
     static Object[] stack(Coroutine co) {
         return co.stack;
@@ -1117,6 +1123,36 @@ abstract class TierSupport {
             if (v != null || tt.getMetatable() == null) return v;
         }
         return MISS;
+    }
+
+    /**
+     * SELF's raw read: the value, {@link #MISS} for {@link #indexMiss}, or {@link #FREE_MISS}
+     * where the receiver is a table with a metatable and the key is absent within its free probes.
+     * Then {@link Meta#index} would look the receiver up again, with the same probes and again
+     * charging nothing, before going to the metatable: {@link #indexPast} starts there instead.
+     * Where the read goes beyond the free probes, it is the full read and a miss is a MISS (Meta
+     * repeats it, charging again, as the interpreter's SELF does).
+     */
+    static Object selfGet(Object t, Object key) {
+        if (t instanceof LuaTable tt && key instanceof LuaString s) {
+            Object v = tt.peekStr(s, MISS);
+            if (v == MISS) {
+                v = tt.getStr(s);
+                return v != null || tt.getMetatable() == null ? v : MISS;
+            }
+            if (v != null || tt.getMetatable() == null) return v;
+            return FREE_MISS;
+        }
+        return MISS;
+    }
+
+    /** SELF after a {@link #FREE_MISS}: R(A) := t[key] through {@link Meta#indexPastMiss}. */
+    static int indexPast(LuaState st, Coroutine co, CallFrame f, int base, int i, int pc, Object t, Object key) {
+        f.pc = pc;
+        Object v = Meta.indexPastMiss(st, (LuaTable) t, key, true, VmError.OP_B);
+        if (v == Calls.PENDING) return -1;
+        co.stack[base + ((i >>> 6) & 0xFF)] = v;
+        return 0;
     }
 
     /** SELF's raw read: string keys only. */

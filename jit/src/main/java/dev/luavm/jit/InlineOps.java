@@ -107,13 +107,13 @@ final class InlineOps implements Opcodes {
             mv.visitLabel(e.getValue());
             String name = e.getKey();
             switch (name) {
-                case "indexMiss" -> {
+                case "indexMiss", "indexPast" -> { // indexPast: SELF's receiver missed within its free probes
                     loadStCoFBase();
                     mv.visitVarInsn(ILOAD, L_I);
                     mv.visitVarInsn(ILOAD, PC_L);
                     mv.visitVarInsn(ALOAD, L_T);
                     mv.visitVarInsn(ALOAD, L_X);
-                    mv.visitMethodInsn(INVOKESTATIC, RT, "indexMiss", "(" + ST + CO + FR + "III" + OBJ + OBJ + ")I", false);
+                    mv.visitMethodInsn(INVOKESTATIC, RT, name, "(" + ST + CO + FR + "III" + OBJ + OBJ + ")I", false);
                     mv.visitJumpInsn(IFLT, exit0);
                 }
                 case "setIndexMiss" -> {
@@ -445,7 +445,10 @@ final class InlineOps implements Opcodes {
                 slot(a);
                 mv.visitVarInsn(ALOAD, L_T);
                 mv.visitVarInsn(ALOAD, L_X);
-                mv.visitMethodInsn(INVOKESTATIC, RT, "rawGetStr", "(" + OBJ + OBJ + ")" + OBJ, false);
+                mv.visitMethodInsn(INVOKESTATIC, RT, "selfGet", "(" + OBJ + OBJ + ")" + OBJ, false);
+                mv.visitInsn(DUP);
+                mv.visitFieldInsn(GETSTATIC, RT, "FREE_MISS", OBJ);
+                mv.visitJumpInsn(IF_ACMPEQ, slow("indexPast", i, pc, () -> popValueAndSlot()));
                 missOrStore(slow("indexMiss", i, pc, () -> popValueAndSlot()));
             }
             case SETTABLE -> tableWrite(i, b, c, () -> reg(a), "rawSet");
