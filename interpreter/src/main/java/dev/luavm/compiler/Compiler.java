@@ -6,7 +6,6 @@ import dev.luavm.compiler.ExpDesc.Kind;
 import dev.luavm.compiler.FuncState.BlockCnt;
 import dev.luavm.value.EventNames;
 import dev.luavm.value.LuaString;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -68,8 +67,13 @@ final class Compiler {
     final Map<ConstantKey, Integer> constantScanner = new HashMap<>();
     /** the parser whose events drive this compiler (for its current token) */
     private EventParser parser;
-    /** the frames of the active rules, innermost last */
-    private final ArrayList<RuleFrame> frames = new ArrayList<>();
+    /**
+     * The frames of the active rules, innermost last ({@link #depth} of them; the innermost is
+     * also {@link #top}): a bare array, as every token and rule of the parse goes through it.
+     */
+    private RuleFrame[] frames = new RuleFrame[64];
+    private int depth;
+    private RuleFrame top;
     /** the main function, once compiled */
     private Prototype main;
 
@@ -94,7 +98,7 @@ final class Compiler {
         this.errors = errors;
         this.account = account;
         this.source = CompileErrors.latin1(chunkName);
-        frames.add(new ChunkRoot(this));
+        top = frames[depth++] = new ChunkRoot(this);
     }
 
     void attach(EventParser p) {
@@ -112,29 +116,32 @@ final class Compiler {
     /** A rule starts: the frame of the rule around it makes the frame that compiles it. */
     void enter(ParserRuleContext ctx) {
         account.node();
-        RuleFrame f = frames.get(frames.size() - 1).child(ctx);
-        frames.add(f);
-        account.frames(frames.size());
+        RuleFrame f = top.child(ctx);
+        if (depth == frames.length) frames = java.util.Arrays.copyOf(frames, depth * 2);
+        top = frames[depth++] = f;
+        account.frames(depth);
         f.enter(ctx);
     }
 
     /** Token {@code t} is about to be read. */
     void before(Token t) {
-        frames.get(frames.size() - 1).before(t);
+        top.before(t);
     }
 
     /** Token {@code t} has been read (PUC's luaX_next past it): later code gets its line. */
     void token(Token t) {
         if (t.getType() == Token.EOF) return; // PUC checks for the end, it does not read past it
         lastLine = t.getLine();
-        frames.get(frames.size() - 1).token(t);
+        top.token(t);
     }
 
     /** The innermost rule ends. */
     void exit(ParserRuleContext ctx) {
-        RuleFrame f = frames.remove(frames.size() - 1);
+        RuleFrame f = top;
+        frames[--depth] = null;
+        top = frames[depth - 1];
         f.exit();
-        if (!(f instanceof RuleFrame.Through)) frames.get(frames.size() - 1).childDone(f);
+        if (!(f instanceof RuleFrame.Through)) top.childDone(f);
     }
 
     /** The frame below the whole chunk: it compiles the main function. */

@@ -41,6 +41,7 @@ final class EventParser extends LuaParser {
         super(input);
         this.compiler = compiler;
         setBuildParseTree(false);
+        setInterpreter(new KnownPredictions(this, _decisionToDFA, _sharedContextCache));
     }
 
     /** Something has failed: deliver no more events (the parse is unwinding). */
