@@ -74,6 +74,8 @@ final class Compiler {
     private RuleFrame[] frames = new RuleFrame[64];
     private int depth;
     private RuleFrame top;
+    /** a reusable left-associative level's frame per nesting depth (see {@link ExpressionRules.LeftAssoc}) */
+    private ExpressionRules.LeftAssoc[] leftAssocs = new ExpressionRules.LeftAssoc[64];
     /** the main function, once compiled */
     private Prototype main;
 
@@ -121,6 +123,14 @@ final class Compiler {
         top = frames[depth++] = f;
         account.frames(depth);
         f.enter(ctx);
+    }
+
+    /** The frame of a left-associative level about to start (at the next nesting depth), its value going to {@code v}. */
+    ExpressionRules.LeftAssoc leftAssoc(ExpDesc v) {
+        if (depth >= leftAssocs.length) leftAssocs = java.util.Arrays.copyOf(leftAssocs, depth * 2);
+        ExpressionRules.LeftAssoc f = leftAssocs[depth];
+        if (f == null) return leftAssocs[depth] = new ExpressionRules.LeftAssoc(this, v);
+        return f.reset(v);
     }
 
     /** Token {@code t} is about to be read. */

@@ -32,7 +32,7 @@ final class ExpressionRules {
             case LuaParser.RULE_cmpExp: case LuaParser.RULE_borExp: case LuaParser.RULE_bxorExp:
             case LuaParser.RULE_bandExp: case LuaParser.RULE_shiftExp: case LuaParser.RULE_addExp:
             case LuaParser.RULE_mulExp:
-                return new LeftAssoc(c, v);
+                return c.leftAssoc(v);
             case LuaParser.RULE_concatExp:
                 return new Concat(c, v);
             case LuaParser.RULE_unaryExp:
@@ -90,7 +90,8 @@ final class ExpressionRules {
 
     /** An expression frame: where its value goes. */
     abstract static class Exp extends RuleFrame {
-        final ExpDesc v;
+        /** where the value goes (set again only when a pooled {@link LeftAssoc} is reused) */
+        ExpDesc v;
 
         Exp(Compiler c, ExpDesc v) {
             super(c);
@@ -112,7 +113,9 @@ final class ExpressionRules {
 
     /**
      * exp : orExp ; and every left-associative level, e.g. addExp : mulExp (('+'|'-') mulExp)*
-     * -- operand (op operand)*, each operand folded in as it ends (PUC's subexpr loop).
+     * -- operand (op operand)*, each operand folded in as it ends (PUC's subexpr loop). An
+     * operand crosses ten of these levels, so they are pooled, one per nesting depth
+     * ({@link Compiler#leftAssoc}): nothing keeps a frame once its rule has ended.
      */
     static final class LeftAssoc extends Exp {
         private ExpDesc v2;
@@ -122,6 +125,15 @@ final class ExpressionRules {
 
         LeftAssoc(Compiler c, ExpDesc v) {
             super(c, v);
+        }
+
+        /** Ready for another invocation of its level (the frame is pooled by nesting depth). */
+        LeftAssoc reset(ExpDesc v) {
+            this.v = v;
+            v2 = null;
+            op = null;
+            started = false;
+            return this;
         }
 
         @Override
