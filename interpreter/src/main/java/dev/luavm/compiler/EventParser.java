@@ -19,6 +19,10 @@ import org.antlr.v4.runtime.TokenStream;
  * A rule's context is garbage once the rule ends, and tokens once the stream has moved past
  * them, so what the parse holds is bounded by the nesting depth, whatever the size of the source.
  *
+ * <p>The grammar's few decisions that need more than one token of lookahead are answered by
+ * {@link KnownPredictions} rather than by ANTLR's prediction (the checker has already accepted
+ * the source).
+ *
  * <p>ANTLR calls {@code exitRule} from a {@code finally} block, so also while an exception
  * unwinds the parse: once anything has failed (a syntax error seen by ANTLR, an error raised by
  * the compiler or by the token source, such as a termination polled while paying for a token,
