@@ -132,6 +132,33 @@ class InlineFastPathTest {
     }
 
     @Test
+    void mixedPairsInEitherOrderAndNonNumbersLeaveTheTwoTypeFastPaths() {
+        // two register operands go through TierSupport's add2 .. idiv2: their integer and float
+        // cases, the mixed-pair conversion, then MISS for Meta.arith, each against the interpreter
+        String out = same("mixed.lua", """
+                local function ops(a, b) return a + b, a - b, a * b, a / b, a // b, a % b end
+                print(ops(2, 1.5))
+                print(ops(1.5, 2))
+                print(ops(0, -0.0))
+                print(ops(-7, 2))
+                print(ops(7.0, -2.0))
+                print(pcall(ops, nil, 1))
+                print(pcall(ops, 1, true))
+                print(pcall(ops, 1.5, nil))
+                """);
+        assertEquals("""
+                3.5\t0.5\t3.0\t1.3333333333333\t1.0\t0.5
+                3.5\t-0.5\t3.0\t0.75\t0.0\t1.5
+                0.0\t0.0\t-0.0\tnan\tnan\tnan
+                -5\t-9\t-14\t-3.5\t-4\t1
+                5.0\t9.0\t-14.0\t-3.5\t-4.0\t-1.0
+                false\tmixed.lua:1: attempt to perform arithmetic on a nil value (local 'a')
+                false\tmixed.lua:1: attempt to perform arithmetic on a boolean value (local 'b')
+                false\tmixed.lua:1: attempt to perform arithmetic on a nil value (local 'b')
+                """, out.replace("-nan", "nan")); // as lua5.3, but for the sign of a NaN's text
+    }
+
+    @Test
     void comparesWithNanMixedTypesAndHugeValues() {
         String out = same("cmp.lua", """
                 local function c(a, b) return a == b, a < b, a <= b, a > b, a >= b, a ~= b end
