@@ -421,6 +421,17 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitLabel(start);
             mv.visitJumpInsn(GOTO, loop.enter);
             loop.emit();
+            emitTail(dispatch);
+            mv.visitLabel(end);
+            finish(handler);
+        }
+
+        /**
+         * What follows the code of a loop method or a part: the bad-block trap, the inline slow
+         * paths, the call stubs, and the resume points, each storing its pc and jumping to
+         * {@code exit}, where the method returns {@code -1 - pc} (go on at pc).
+         */
+        private void emitTail(Label exit) {
             badBlock();
             if (inline != null) inline.slowBlocks();
             calls.emitStubs();
@@ -428,17 +439,15 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
                 mv.visitLabel(e.getValue());
                 push(e.getKey());
                 mv.visitVarInsn(ISTORE, L_PC);
-                mv.visitJumpInsn(GOTO, dispatch);
+                mv.visitJumpInsn(GOTO, exit);
             }
-            mv.visitLabel(dispatch);
+            mv.visitLabel(exit);
             Emit.exit(mv, L_ST, L_GAS, L_ROOM, () -> {
                 mv.visitInsn(ICONST_M1);
                 mv.visitVarInsn(ILOAD, L_PC);
                 mv.visitInsn(ISUB);
             });
             mv.visitInsn(IRETURN);
-            mv.visitLabel(end);
-            finish(handler);
         }
 
         /**
@@ -460,22 +469,7 @@ public final class AsmFunctionCompiler implements FunctionCompiler, Opcodes {
             mv.visitTableSwitchInsn(lo, hi, leave, java.util.Arrays.copyOfRange(at, lo, hi + 1));
             for (int pc = lo; pc <= hi; pc++) instruction(pc);
             mv.visitJumpInsn(GOTO, label(hi + 1));
-            badBlock();
-            if (inline != null) inline.slowBlocks();
-            calls.emitStubs();
-            for (java.util.Map.Entry<Integer, Label> e : resumeAt.entrySet()) {
-                mv.visitLabel(e.getValue());
-                push(e.getKey());
-                mv.visitVarInsn(ISTORE, L_PC);
-                mv.visitJumpInsn(GOTO, leave);
-            }
-            mv.visitLabel(leave);
-            Emit.exit(mv, L_ST, L_GAS, L_ROOM, () -> {
-                mv.visitInsn(ICONST_M1);
-                mv.visitVarInsn(ILOAD, L_PC);
-                mv.visitInsn(ISUB);
-            });
-            mv.visitInsn(IRETURN);
+            emitTail(leave);
             mv.visitLabel(end);
             for (java.util.Map.Entry<Integer, Label> e : loopCalls.entrySet()) loopCall(loopIndex.get(e.getKey()), e.getValue());
             finish(handler);
