@@ -5,10 +5,7 @@ import dev.luavm.LuaVM;
 import dev.luavm.Sandbox;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,46 +32,27 @@ class SmallHostStackTest {
 
     /** In the child JVM: everything on a 128 KiB thread; prints what came back or the Throwable's class. */
     public static void main(String[] args) throws Exception {
-        Object[] out = new Object[1];
-        Thread t = new Thread(null, () -> {
-            try {
-                Capabilities caps = Capabilities.builder().bundle("standard", "compat").build();
-                StringBuilder sb2 = new StringBuilder();
-                try (Sandbox sb = LuaVM.builder().tier(dev.luavm.vm.tier.Tier.INTERP).build().sandbox().capabilities(caps).build()) {
-                    sb2.append(sb.evalAll("small", SCRIPT));
-                }
-                // the compiled tier keeps up to 64 direct calls on the Java stack: on a small stack
-                // they may run out before the call depth, and the script gets 'stack overflow'
-                String compiled;
-                try (Sandbox sb = LuaVM.create().sandbox().capabilities(caps).build()) {
-                    compiled = String.valueOf(sb.evalAll("small", SCRIPT));
-                } catch (dev.luavm.LuaException e) {
-                    compiled = e.getClass().getSimpleName();
-                }
-                sb2.append('|').append(compiled);
-                out[0] = sb2.toString();
-            } catch (Throwable e) {
-                out[0] = e.getClass().getName() + ": " + e.getMessage();
+        SmallThreadJvm.printFromSmallThread(() -> {
+            Capabilities caps = Capabilities.builder().bundle("standard", "compat").build();
+            StringBuilder sb2 = new StringBuilder();
+            try (Sandbox sb = LuaVM.builder().tier(dev.luavm.vm.tier.Tier.INTERP).build().sandbox().capabilities(caps).build()) {
+                sb2.append(sb.evalAll("small", SCRIPT));
             }
-        }, "host-128k", 128 << 10);
-        t.start();
-        t.join();
-        System.out.print(out[0]);
+            // the compiled tier keeps up to 64 direct calls on the Java stack: on a small stack
+            // they may run out before the call depth, and the script gets 'stack overflow'
+            String compiled;
+            try (Sandbox sb = LuaVM.create().sandbox().capabilities(caps).build()) {
+                compiled = String.valueOf(sb.evalAll("small", SCRIPT));
+            } catch (dev.luavm.LuaException e) {
+                compiled = e.getClass().getSimpleName();
+            }
+            return sb2.append('|').append(compiled).toString();
+        });
     }
 
     @Test
     void aFreshJvmsFirstUseOnA128KibThreadWorks() throws Exception {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), SmallHostStackTest.class.getName())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String out;
-        try {
-            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        } finally {
-            p.destroyForcibly();
-        }
-        assertEquals(0, p.exitValue());
+        String out = SmallThreadJvm.run(SmallHostStackTest.class);
         // as on any thread: pcall(string.find, ...) reaches the pattern's 200 levels, or the stack first
         String interp = List.of(12L, " 0.33, 0.67, 1.00", false, "pattern too complex", 20000L, "x", "table").toString();
         assertTrue(out.equals(interp + "|" + interp) || out.equals(interp + "|LuaLimitException"), out);

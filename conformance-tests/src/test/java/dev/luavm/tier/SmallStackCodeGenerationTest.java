@@ -3,13 +3,11 @@ package dev.luavm.tier;
 import dev.luavm.Capabilities;
 import dev.luavm.LuaVM;
 import dev.luavm.Sandbox;
+import dev.luavm.api.SmallThreadJvm;
 import dev.luavm.vm.tier.Tier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,40 +32,22 @@ class SmallStackCodeGenerationTest {
 
     /** In the child JVM: the script on a 128 KiB thread; prints the result, the functions compiled and the generations. */
     public static void main(String[] args) throws Exception {
-        Object[] out = new Object[1];
-        Thread t = new Thread(null, () -> {
-            try {
-                LuaVM vm = LuaVM.builder().tier(Tier.AUTO).build();
-                Object r;
-                try (Sandbox sb = vm.sandbox().capabilities(Capabilities.standard()).build()) {
-                    r = sb.eval("t", SCRIPT);
-                }
-                java.lang.reflect.Method tiering = LuaVM.class.getDeclaredMethod("tiering");
-                tiering.setAccessible(true);
-                int generations = ((dev.luavm.vm.Tiering) tiering.invoke(vm)).generations();
-                out[0] = r + "|" + vm.compiledFunctions() + "|" + generations;
-            } catch (Throwable e) {
-                out[0] = e.getClass().getName() + ": " + e.getMessage();
+        SmallThreadJvm.printFromSmallThread(() -> {
+            LuaVM vm = LuaVM.builder().tier(Tier.AUTO).build();
+            Object r;
+            try (Sandbox sb = vm.sandbox().capabilities(Capabilities.standard()).build()) {
+                r = sb.eval("t", SCRIPT);
             }
-        }, "host-128k", 128 << 10);
-        t.start();
-        t.join();
-        System.out.print(out[0]);
+            java.lang.reflect.Method tiering = LuaVM.class.getDeclaredMethod("tiering");
+            tiering.setAccessible(true);
+            int generations = ((dev.luavm.vm.Tiering) tiering.invoke(vm)).generations();
+            return r + "|" + vm.compiledFunctions() + "|" + generations;
+        });
     }
 
     @Test
     void aHotFunctionDeepOnASmallThreadIsGeneratedOnce() throws Exception {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), SmallStackCodeGenerationTest.class.getName())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String out;
-        try {
-            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        } finally {
-            p.destroyForcibly();
-        }
-        assertEquals(0, p.exitValue());
+        String out = SmallThreadJvm.run(SmallStackCodeGenerationTest.class);
         String[] parts = out.split("\\|");
         assertEquals(3, parts.length, out);
         assertEquals("20000", parts[0], out);
